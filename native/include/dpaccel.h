@@ -1,0 +1,198 @@
+/*
+ * dpaccel.h — the one public C API of dpaccel.
+ *
+ * dpaccel runs dynamic-programming kernels from genomics (PairHMM forward, and later
+ * Smith-Waterman, X-drop, HMMER filters, ...) on the CPU (scalar, AVX2, AVX-512) or on
+ * NVIDIA GPUs. Everything goes through an opaque context. Every call returns a
+ * dpa_status; when it is not DPA_OK, dpa_last_error() returns a message for the calling
+ * thread that names the field, the index and the limit that was violated.
+ *
+ * Thread safety: a context may be used by many threads at once (calls on it are
+ * independent); dpa_context_destroy must not race with any other call on that context.
+ * The library never prints, never exits, never aborts.
+ */
+#ifndef DPACCEL_H
+#define DPACCEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DPA_VERSION_MAJOR 0
+#define DPA_VERSION_MINOR 1
+#define DPA_VERSION_PATCH 0
+#define DPA_VERSION_STRING "0.1.0"
+
+#if defined(DPA_BUILDING_LIBRARY) && defined(__GNUC__)
+#define DPA_API __attribute__((visibility("default")))
+#else
+#define DPA_API
+#endif
+
+/* Status codes. The numbers are part of the ABI (the JNI layer and Java's Status enum
+ * mirror them): never renumber, only append. */
+typedef enum dpa_status {
+    DPA_OK = 0,
+    DPA_ERR_NULL_ARG = 1,      /* a required pointer was NULL                      */
+    DPA_ERR_INVALID_ARG = 2,   /* a value is outside its documented range          */
+    DPA_ERR_LIMIT = 3,         /* a size exceeds a documented limit or overflows   */
+    DPA_ERR_OUT_OF_MEMORY = 4, /* host allocation failed                           */
+    DPA_ERR_UNSUPPORTED = 5,   /* the request needs a backend/ISA not available    */
+    DPA_ERR_NO_DEVICE = 6,     /* GPU requested but no usable GPU / driver         */
+    DPA_ERR_DEVICE = 7,        /* a GPU error that could not be recovered from     */
+    DPA_ERR_INTERNAL = 8       /* a bug in dpaccel; the message says where         */
+} dpa_status;
+
+/* Where a batch runs. AUTO: the cost model picks CPU or GPU per batch. CPU / GPU: forced
+ * (GPU with no usable device fails with DPA_ERR_NO_DEVICE). HYBRID: CPU threads and
+ * every GPU pull work units from one queue. */
+typedef enum dpa_backend {
+    DPA_BACKEND_AUTO = 0,
+    DPA_BACKEND_CPU = 1,
+    DPA_BACKEND_GPU = 2,
+    DPA_BACKEND_HYBRID = 3
+} dpa_backend;
+
+/* CPU instruction-set variants, fastest last. */
+typedef enum dpa_isa {
+    DPA_ISA_SCALAR = 0,
+    DPA_ISA_AVX2 = 1,
+    DPA_ISA_AVX512 = 2
+} dpa_isa;
+
+typedef enum dpa_log_level {
+    DPA_LOG_DEBUG = 0,
+    DPA_LOG_INFO = 1,
+    DPA_LOG_WARN = 2,
+    DPA_LOG_ERROR = 3
+} dpa_log_level;
+
+typedef void (*dpa_log_fn)(void *user, dpa_log_level level, const char *message);
+
+/* Context options. Always initialise with dpa_options_init(), then set fields.
+ * A field left at its "unset" value is taken from the environment
+ * (DPACCEL_THREADS, DPACCEL_BACKEND, DPACCEL_CPU_DISABLE, DPACCEL_GPU_DISABLE), then
+ * from the built-in default. */
+typedef struct dpa_options {
+    uint32_t struct_size;   /* sizeof(dpa_options), set by dpa_options_init          */
+    int32_t num_threads;    /* CPU worker threads incl. the caller; 0 = unset (=> cores) */
+    int32_t backend;        /* dpa_backend; -1 = unset (=> AUTO)                      */
+    const char *cpu_disable;/* comma list of ISAs never to use ("avx512,avx2"); NULL = unset;
+                               "" = none disabled. Unknown names are DPA_ERR_INVALID_ARG. */
+    int32_t gpu_disable;    /* 1 = never load the CUDA backend; -1 = unset (=> 0)     */
+    dpa_log_fn log_fn;      /* optional; the library is silent without it            */
+    void *log_user;
+} dpa_options;
+
+typedef struct dpa_context dpa_context;
+
+typedef struct dpa_device_info {
+    int32_t index;
+    char name[128];
+    int32_t cc_major, cc_minor;
+    int32_t multiprocessors;
+    uint64_t total_memory;
+    int32_t usable;         /* 0 once the device was retired after a fault */
+} dpa_device_info;
+
+DPA_API const char *dpa_version(void);
+DPA_API const char *dpa_status_name(dpa_status status);
+/* Message describing the last non-OK status returned to this thread. Never NULL. */
+DPA_API const char *dpa_last_error(void);
+DPA_API const char *dpa_isa_name(dpa_isa isa);
+DPA_API const char *dpa_backend_name(dpa_backend backend);
+
+DPA_API void dpa_options_init(dpa_options *options);
+/* options may be NULL (all defaults). */
+DPA_API dpa_status dpa_context_create(const dpa_options *options, dpa_context **out);
+/* NULL is ignored. */
+DPA_API void dpa_context_destroy(dpa_context *ctx);
+
+DPA_API dpa_status dpa_context_isa(const dpa_context *ctx, dpa_isa *out);
+DPA_API dpa_status dpa_context_threads(const dpa_context *ctx, int32_t *out);
+DPA_API dpa_status dpa_context_backend(const dpa_context *ctx, dpa_backend *out);
+/* Number of GPUs the CUDA backend can use (0 when absent or disabled). */
+DPA_API dpa_status dpa_context_device_count(const dpa_context *ctx, int32_t *out);
+DPA_API dpa_status dpa_context_device_info(const dpa_context *ctx, int32_t index,
+                                           dpa_device_info *out);
+/* One human-readable line: version, ISA, threads, backend, GPUs (or why none). */
+DPA_API dpa_status dpa_context_describe(const dpa_context *ctx, char *buf, size_t buf_len);
+
+/* ------------------------------------------------------------------------------------
+ * PairHMM forward (GATK semantics, see docs/pairhmm.md)
+ *
+ * A batch holds reads and haplotypes as structure-of-arrays: every per-read array is the
+ * concatenation of all reads, indexed through read_offsets/read_lengths. Reads and
+ * haplotypes are split into consecutive groups (a group = one GATK region); within group
+ * g every read is scored against every haplotype, and the results for group g are
+ * written read-major at out[group_base(g) + r * hap_count(g) + h], groups in order.
+ * With num_groups == 0 the whole batch is one group.
+ *
+ * Bases: byte equality, and 'N' matches anything (GATK's Java semantics; no mapping of
+ * other letters). Qualities: phred values 0..127 (GATK floors base qualities at 6 before
+ * calling; the library does not change them). Output: log10 likelihood.
+ * ------------------------------------------------------------------------------------ */
+
+#define DPA_PAIRHMM_MAX_LENGTH (1 << 20) /* per read and per haplotype */
+#define DPA_PAIRHMM_MAX_QUAL 127
+
+typedef enum dpa_precision {
+    /* float with 2^120 scaling; pairs whose float sum is below 1e-28 are recomputed in
+     * double (GATK/GKL behaviour). */
+    DPA_PRECISION_FLOAT_THEN_DOUBLE = 0,
+    /* double only (GATK's useDoublePrecision). */
+    DPA_PRECISION_DOUBLE = 1
+} dpa_precision;
+
+typedef struct dpa_pairhmm_batch {
+    int32_t num_reads;
+    const uint8_t *read_bases;
+    const uint8_t *base_quals;
+    const uint8_t *ins_quals;   /* insertion gap-open penalties (phred) */
+    const uint8_t *del_quals;   /* deletion gap-open penalties (phred)  */
+    const uint8_t *gcp_quals;   /* gap-continuation penalties (phred)   */
+    const int64_t *read_offsets;
+    const int32_t *read_lengths;
+
+    int32_t num_haps;
+    const uint8_t *hap_bases;
+    const int64_t *hap_offsets;
+    const int32_t *hap_lengths;
+
+    int32_t num_groups;                 /* 0 = one group of all reads x all haps */
+    const int32_t *group_num_reads;     /* reads of group g (consecutive)        */
+    const int32_t *group_num_haps;      /* haplotypes of group g (consecutive)   */
+} dpa_pairhmm_batch;
+
+typedef struct dpa_pairhmm_params {
+    int32_t precision;   /* dpa_precision */
+    int32_t backend;     /* dpa_backend for this call; -1 = the context's */
+} dpa_pairhmm_params;
+
+/* What a call did; optional. */
+typedef struct dpa_pairhmm_stats {
+    int64_t pairs;
+    int64_t cells;              /* sum of read_len * hap_len */
+    int64_t double_recomputes;  /* pairs recomputed in double after float underflow */
+    int64_t gpu_pairs;          /* pairs computed on a GPU */
+    int32_t isa;                /* dpa_isa used for CPU pairs */
+} dpa_pairhmm_stats;
+
+DPA_API void dpa_pairhmm_params_init(dpa_pairhmm_params *params);
+/* Number of results the batch produces (sum over groups of reads*haps). */
+DPA_API dpa_status dpa_pairhmm_result_count(const dpa_pairhmm_batch *batch, int64_t *out);
+/* Checks every field; the message names the first offending field and index. */
+DPA_API dpa_status dpa_pairhmm_validate(const dpa_pairhmm_batch *batch);
+/* out must hold out_len >= dpa_pairhmm_result_count() doubles. params and stats may be
+ * NULL. */
+DPA_API dpa_status dpa_pairhmm_compute(dpa_context *ctx, const dpa_pairhmm_batch *batch,
+                                       const dpa_pairhmm_params *params, double *out,
+                                       int64_t out_len, dpa_pairhmm_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DPACCEL_H */

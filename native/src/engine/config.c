@@ -1,0 +1,112 @@
+/* config.c — resolve a context's configuration. Precedence: explicit option (the Java
+ * facade maps system properties into options) > environment variable > default. A bad
+ * value is an error that names its source, never silently ignored. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "common/status.h"
+#include "cpu/cpu_features.h"
+#include "engine/context.h"
+
+#define DPA_MAX_THREADS 4096
+
+static dpa_status parse_backend(const char *s, const char *what, dpa_backend *out)
+{
+    static const struct { const char *name; dpa_backend b; } names[] = {
+        { "auto", DPA_BACKEND_AUTO }, { "cpu", DPA_BACKEND_CPU },
+        { "gpu", DPA_BACKEND_GPU }, { "cuda", DPA_BACKEND_GPU },
+        { "hybrid", DPA_BACKEND_HYBRID },
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcasecmp(s, names[i].name) == 0) {
+            *out = names[i].b;
+            return DPA_OK;
+        }
+    }
+    return dpa_fail(DPA_ERR_INVALID_ARG, "%s = '%s': expected auto, cpu, gpu or hybrid", what, s);
+}
+
+static dpa_status parse_int(const char *s, const char *what, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end != '\0' || v < lo || v > hi)
+        return dpa_fail(DPA_ERR_INVALID_ARG, "%s = '%s': expected an integer in [%ld, %ld]",
+                        what, s, lo, hi);
+    *out = v;
+    return DPA_OK;
+}
+
+static int32_t default_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : (n > DPA_MAX_THREADS ? DPA_MAX_THREADS : (int32_t)n);
+}
+
+dpa_status dpa_config_resolve(const dpa_options *opt, dpa_config *cfg)
+{
+    dpa_options defaults;
+    dpa_status st;
+    long v = 0;
+    if (!opt) {
+        dpa_options_init(&defaults);
+        opt = &defaults;
+    }
+    if (opt->struct_size != sizeof(dpa_options))
+        return dpa_fail(DPA_ERR_INVALID_ARG,
+                        "options.struct_size = %u, expected %zu (call dpa_options_init)",
+                        opt->struct_size, sizeof(dpa_options));
+    memset(cfg, 0, sizeof *cfg);
+    cfg->log_fn = opt->log_fn;
+    cfg->log_user = opt->log_user;
+
+    const char *env;
+    if (opt->num_threads < 0 || opt->num_threads > DPA_MAX_THREADS)
+        return dpa_fail(DPA_ERR_INVALID_ARG, "options.num_threads = %d: must be in [1, %d] "
+                        "(0 = unset)", opt->num_threads, DPA_MAX_THREADS);
+    if (opt->num_threads > 0) {
+        cfg->threads = opt->num_threads;
+    } else if ((env = getenv("DPACCEL_THREADS")) && *env) {
+        if ((st = parse_int(env, "DPACCEL_THREADS", 1, DPA_MAX_THREADS, &v))) return st;
+        cfg->threads = (int32_t)v;
+    } else {
+        cfg->threads = default_threads();
+    }
+
+    if (opt->backend >= DPA_BACKEND_AUTO && opt->backend <= DPA_BACKEND_HYBRID) {
+        cfg->backend = (dpa_backend)opt->backend;
+    } else if (opt->backend != -1) {
+        return dpa_fail(DPA_ERR_INVALID_ARG, "options.backend = %d: must be 0..3 or -1 (unset)",
+                        opt->backend);
+    } else if ((env = getenv("DPACCEL_BACKEND")) && *env) {
+        if ((st = parse_backend(env, "DPACCEL_BACKEND", &cfg->backend))) return st;
+    } else {
+        cfg->backend = DPA_BACKEND_AUTO;
+    }
+
+    const char *disable = opt->cpu_disable;
+    const char *disable_src = "options.cpu_disable";
+    if (!disable && (env = getenv("DPACCEL_CPU_DISABLE"))) {
+        disable = env;
+        disable_src = "DPACCEL_CPU_DISABLE";
+    }
+    if ((st = dpa_cpu_parse_disable(disable, disable_src, &cfg->disabled_mask))) return st;
+    cfg->isa_mask = dpa_cpu_supported_isas() & ~cfg->disabled_mask;
+
+    if (opt->gpu_disable == 0 || opt->gpu_disable == 1) {
+        cfg->gpu_disable = opt->gpu_disable;
+    } else if (opt->gpu_disable != -1) {
+        return dpa_fail(DPA_ERR_INVALID_ARG, "options.gpu_disable = %d: must be 0, 1 or -1",
+                        opt->gpu_disable);
+    } else if ((env = getenv("DPACCEL_GPU_DISABLE")) && *env) {
+        if ((st = parse_int(env, "DPACCEL_GPU_DISABLE", 0, 1, &v))) return st;
+        cfg->gpu_disable = (int)v;
+    }
+    /* CPU forced: never touch the driver (start-up cost, and a broken driver stays out). */
+    if (cfg->backend == DPA_BACKEND_CPU) cfg->gpu_disable = 1;
+    return DPA_OK;
+}

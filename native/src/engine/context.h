@@ -1,0 +1,39 @@
+/*
+ * context.h — what a dpa_context holds. Everything mutable in the library lives here
+ * (plus the per-thread error message): configuration resolved once at creation, the
+ * CPU kernels chosen for this machine, the thread pool and the CUDA backend, if any.
+ */
+#ifndef DPA_ENGINE_CONTEXT_H
+#define DPA_ENGINE_CONTEXT_H
+
+#include <stdarg.h>
+#include <stdatomic.h>
+
+#include "cpu/pairhmm/pairhmm.h"
+#include "engine/cuda_loader.h"
+#include "engine/threadpool.h"
+
+typedef struct dpa_config {
+    int32_t threads;
+    dpa_backend backend;
+    unsigned isa_mask;     /* supported & not disabled */
+    unsigned disabled_mask;
+    int gpu_disable;
+    dpa_log_fn log_fn;
+    void *log_user;
+} dpa_config;
+
+struct dpa_context {
+    dpa_config cfg;
+    dpa_phmm_ops phmm;
+    dpa_threadpool *pool;
+    dpa_cuda cuda;
+    atomic_int warned_gpu_fallback; /* the GPU->CPU fallback warning is logged once */
+};
+
+/* Resolves options + environment + defaults into cfg. */
+dpa_status dpa_config_resolve(const dpa_options *opt, dpa_config *cfg);
+void dpa_log(const dpa_context *ctx, dpa_log_level level, const char *fmt, ...)
+    DPA_PRINTF(3, 4);
+
+#endif

@@ -1,0 +1,25 @@
+/* cost_model.c — see cost_model.h. */
+#include "engine/cost_model.h"
+
+/* Float cells per second per thread, by ISA (measured, docs/BENCHMARKS.md). */
+static double cpu_rate(dpa_isa isa)
+{
+    switch (isa) {
+    case DPA_ISA_AVX512: return 4.0e9;
+    case DPA_ISA_AVX2: return 2.5e9;
+    default: return 0.4e9;
+    }
+}
+
+double dpa_cost_cpu_seconds(int64_t cells, int64_t pairs, int32_t threads, dpa_isa isa)
+{
+    (void)pairs;
+    return (double)cells / (cpu_rate(isa) * (threads > 0 ? threads : 1));
+}
+
+/* A GPU call pays a fixed price (launch, one copy each way, synchronisation) of about
+ * 50 us, plus a small per-pair packing cost on the host, then streams at ~1e12 cells/s. */
+double dpa_cost_gpu_seconds(int64_t cells, int64_t pairs, int32_t devices)
+{
+    return 50e-6 + (double)pairs * 20e-9 + (double)cells / (1.0e12 * (devices > 0 ? devices : 1));
+}

@@ -1,0 +1,17 @@
+/*
+ * cost_model.h — rough time estimates that decide, per batch, whether AUTO sends it to
+ * the GPU. The constants are throughputs measured on the reference machines (see
+ * docs/BENCHMARKS.md); they only need to be right within a factor of ~2, because the
+ * decision matters only far from the crossover.
+ */
+#ifndef DPA_ENGINE_COST_MODEL_H
+#define DPA_ENGINE_COST_MODEL_H
+
+#include <stdint.h>
+
+#include "dpaccel.h"
+
+double dpa_cost_cpu_seconds(int64_t cells, int64_t pairs, int32_t threads, dpa_isa isa);
+double dpa_cost_gpu_seconds(int64_t cells, int64_t pairs, int32_t devices);
+
+#endif

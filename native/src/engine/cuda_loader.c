@@ -1,0 +1,78 @@
+/* cuda_loader.c — see cuda_loader.h. Lookup order: $DPACCEL_CUDA_LIB (a file), then
+ * libdpaccel_cuda.so next to the library holding this code (the Java loader extracts both
+ * into one private directory). */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/cuda_loader.h"
+
+static int sibling_path(char *buf, size_t len)
+{
+    Dl_info info;
+    if (!dladdr((void *)&dpa_cuda_load, &info) || !info.dli_fname) return 0;
+    const char *slash = strrchr(info.dli_fname, '/');
+    if (!slash) return snprintf(buf, len, "libdpaccel_cuda.so") < (int)len;
+    int n = snprintf(buf, len, "%.*s/libdpaccel_cuda.so", (int)(slash - info.dli_fname),
+                     info.dli_fname);
+    return n > 0 && (size_t)n < len;
+}
+
+void dpa_cuda_load(dpa_cuda *c)
+{
+    char path[4096];
+    memset(c, 0, sizeof *c);
+    const char *env = getenv("DPACCEL_CUDA_LIB");
+    if (env && *env) {
+        snprintf(path, sizeof path, "%s", env);
+    } else if (!sibling_path(path, sizeof path)) {
+        snprintf(c->reason, sizeof c->reason, "cannot locate libdpaccel_cuda.so");
+        return;
+    }
+    c->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!c->dl) {
+        const char *e = dlerror();
+        snprintf(c->reason, sizeof c->reason, "CUDA backend not loaded (%s)",
+                 e ? e : path);
+        return;
+    }
+    dpa_cuda_get_ops_fn get = (dpa_cuda_get_ops_fn)dlsym(c->dl, DPA_CUDA_GET_OPS_SYMBOL);
+    const dpa_cuda_ops *ops = get ? get() : NULL;
+    if (!ops || ops->abi_version != DPA_CUDA_ABI_VERSION || ops->struct_size < sizeof *ops) {
+        snprintf(c->reason, sizeof c->reason, "%s: incompatible CUDA backend (ABI %u, want %u)",
+                 path, ops ? ops->abi_version : 0u, (unsigned)DPA_CUDA_ABI_VERSION);
+        dlclose(c->dl);
+        c->dl = NULL;
+        return;
+    }
+    char err[400] = "";
+    dpa_status st = ops->open(0, &c->backend, err, sizeof err);
+    if (st != DPA_OK) {
+        snprintf(c->reason, sizeof c->reason, "no usable GPU: %s", err[0] ? err : dpa_status_name(st));
+        c->backend = NULL;
+        dlclose(c->dl);
+        c->dl = NULL;
+        return;
+    }
+    c->ops = ops;
+    c->devices = ops->device_count(c->backend);
+    snprintf(c->reason, sizeof c->reason, "%s", path);
+}
+
+void dpa_cuda_unload(dpa_cuda *c)
+{
+    if (c->ops && c->backend) c->ops->close(c->backend);
+    if (c->dl) dlclose(c->dl);
+    memset(c, 0, sizeof *c);
+}
+
+int32_t dpa_cuda_usable_devices(const dpa_cuda *c, int32_t *list, int32_t max)
+{
+    int32_t n = 0;
+    for (int32_t d = 0; d < c->devices && n < max; d++) {
+        dpa_device_info info;
+        if (c->ops->device_info(c->backend, d, &info) == DPA_OK && info.usable) list[n++] = d;
+    }
+    return n;
+}

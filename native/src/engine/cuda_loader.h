@@ -1,0 +1,25 @@
+/*
+ * cuda_loader.h — finds and opens libdpaccel_cuda.so at run time. The core library never
+ * links CUDA, so it loads and runs on machines with no GPU or driver; the reason the GPU
+ * is unavailable is kept for dpa_context_describe() and for the GPU-forced error.
+ */
+#ifndef DPA_ENGINE_CUDA_LOADER_H
+#define DPA_ENGINE_CUDA_LOADER_H
+
+#include "dpa_cuda_backend.h"
+
+typedef struct dpa_cuda {
+    void *dl;                       /* dlopen handle, NULL when absent */
+    const dpa_cuda_ops *ops;
+    dpa_cuda_backend *backend;
+    int32_t devices;                /* 0 when unavailable */
+    char reason[4600];               /* why unavailable, or the library path */
+} dpa_cuda;
+
+/* Never fails: when the backend cannot be used, devices = 0 and reason says why. */
+void dpa_cuda_load(dpa_cuda *cuda);
+void dpa_cuda_unload(dpa_cuda *cuda);
+/* Devices that are still in service (not retired after a fault). */
+int32_t dpa_cuda_usable_devices(const dpa_cuda *cuda, int32_t *list, int32_t max);
+
+#endif

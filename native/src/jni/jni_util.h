@@ -1,0 +1,50 @@
+/*
+ * jni_util.h — the JNI glue's shared pieces: cached global references (made once in
+ * JNI_OnLoad), status -> Java exception, and the handle object behind a Java context.
+ *
+ * Rules: no JNI call while a critical array is held (we never hold one: inputs are copied
+ * out with Get<Type>ArrayRegion); release everything before throwing, then return at once;
+ * native worker threads never touch the JVM.
+ */
+#ifndef DPA_JNI_UTIL_H
+#define DPA_JNI_UTIL_H
+
+#include <jni.h>
+#include <pthread.h>
+
+#include "dpaccel.h"
+
+#define DPA_JNI_LOG_SLOTS 8
+
+/* What a Java context handle (a jlong) points at. Log messages from the library (which may
+ * come from native worker threads) are queued here and handed to Java on the calling
+ * thread when the call returns. */
+typedef struct dpa_jni_ctx {
+    dpa_context *ctx;
+    pthread_mutex_t log_lock;
+    int log_count;
+    int log_levels[DPA_JNI_LOG_SLOTS];
+    char log_msgs[DPA_JNI_LOG_SLOTS][512];
+} dpa_jni_ctx;
+
+typedef struct dpa_jni_refs {
+    jclass dpaccel_exception;   /* org.dpaccel.DpaccelException(int status, String msg) */
+    jmethodID dpaccel_exception_ctor;
+    jclass natives;             /* org.dpaccel.internal.Natives */
+    jmethodID natives_log;      /* static void log(int level, String msg) */
+    jclass oom;
+} dpa_jni_refs;
+
+extern dpa_jni_refs dpa_jni;  /* written once in JNI_OnLoad, read-only afterwards */
+
+/* Throws org.dpaccel.DpaccelException(status, dpa_last_error()). */
+void dpa_jni_throw(JNIEnv *env, dpa_status status, const char *context);
+void dpa_jni_throw_oom(JNIEnv *env, const char *what);
+/* Delivers queued library log messages to Java on this thread. */
+void dpa_jni_flush_log(JNIEnv *env, dpa_jni_ctx *h);
+void dpa_jni_log_sink(void *user, dpa_log_level level, const char *message);
+
+int dpa_jni_register_pairhmm(JNIEnv *env, jclass natives);
+int dpa_jni_register_context(JNIEnv *env, jclass natives);
+
+#endif

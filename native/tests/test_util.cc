@@ -1,0 +1,123 @@
+#include "test_util.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+
+namespace dpa_test {
+
+uint64_t test_seed()
+{
+    const char *env = std::getenv("DPA_TEST_SEED");
+    if (env && *env) return std::strtoull(env, nullptr, 10);
+    return (uint64_t)std::chrono::high_resolution_clock::now().time_since_epoch().count();
+}
+
+dpa_pairhmm_batch Batch::view()
+{
+    rb_.clear(), bq_.clear(), iq_.clear(), dq_.clear(), gq_.clear(), hb_.clear();
+    ro_.clear(), ho_.clear(), rl_.clear(), hl_.clear();
+    for (const Read &r : reads) {
+        ro_.push_back((int64_t)rb_.size());
+        rl_.push_back((int32_t)r.bases.size());
+        rb_.insert(rb_.end(), r.bases.begin(), r.bases.end());
+        bq_.insert(bq_.end(), r.q.begin(), r.q.end());
+        iq_.insert(iq_.end(), r.ins.begin(), r.ins.end());
+        dq_.insert(dq_.end(), r.del.begin(), r.del.end());
+        gq_.insert(gq_.end(), r.gcp.begin(), r.gcp.end());
+    }
+    for (const std::string &h : haps) {
+        ho_.push_back((int64_t)hb_.size());
+        hl_.push_back((int32_t)h.size());
+        hb_.insert(hb_.end(), h.begin(), h.end());
+    }
+    dpa_pairhmm_batch b{};
+    b.num_reads = (int32_t)reads.size();
+    b.read_bases = rb_.data();
+    b.base_quals = bq_.data();
+    b.ins_quals = iq_.data();
+    b.del_quals = dq_.data();
+    b.gcp_quals = gq_.data();
+    b.read_offsets = ro_.data();
+    b.read_lengths = rl_.data();
+    b.num_haps = (int32_t)haps.size();
+    b.hap_bases = hb_.data();
+    b.hap_offsets = ho_.data();
+    b.hap_lengths = hl_.data();
+    b.num_groups = (int32_t)group_reads.size();
+    b.group_num_reads = group_reads.empty() ? nullptr : group_reads.data();
+    b.group_num_haps = group_haps.empty() ? nullptr : group_haps.data();
+    return b;
+}
+
+int64_t Batch::results() const
+{
+    if (group_reads.empty()) return (int64_t)reads.size() * (int64_t)haps.size();
+    int64_t n = 0;
+    for (size_t g = 0; g < group_reads.size(); g++) n += (int64_t)group_reads[g] * group_haps[g];
+    return n;
+}
+
+std::string random_bases(std::mt19937_64 &rng, int len, const char *alphabet)
+{
+    std::string s;
+    const size_t k = std::char_traits<char>::length(alphabet);
+    for (int i = 0; i < len; i++) s.push_back(alphabet[rng() % k]);
+    return s;
+}
+
+Read random_read(std::mt19937_64 &rng, int len, int qmin, int qmax)
+{
+    Read r;
+    r.bases = random_bases(rng, len);
+    std::uniform_int_distribution<int> q(qmin, qmax);
+    for (int i = 0; i < len; i++) {
+        r.q.push_back((uint8_t)q(rng));
+        r.ins.push_back((uint8_t)q(rng));
+        r.del.push_back((uint8_t)q(rng));
+        r.gcp.push_back((uint8_t)q(rng));
+    }
+    return r;
+}
+
+Read gatk_read(std::mt19937_64 &rng, const std::string &hap, int len)
+{
+    Read r;
+    std::uniform_int_distribution<int> start(0, hap.size() > (size_t)len ? (int)(hap.size() - len) : 0);
+    int s = start(rng);
+    for (int i = 0; i < len; i++) {
+        char c = (size_t)(s + i) < hap.size() ? hap[s + i] : "ACGT"[rng() % 4];
+        if (rng() % 100 == 0) c = "ACGT"[rng() % 4];
+        r.bases.push_back(c);
+        r.q.push_back((uint8_t)(6 + rng() % 35));
+        r.ins.push_back((uint8_t)(40 + rng() % 11));
+        r.del.push_back((uint8_t)(40 + rng() % 11));
+        r.gcp.push_back(10);
+    }
+    return r;
+}
+
+double reference_log10(const Read &r, const std::string &hap)
+{
+    typedef long double LD;
+    const int m = (int)r.bases.size(), n = (int)hap.size();
+    std::vector<std::vector<LD>> M(m + 1, std::vector<LD>(n + 1, 0)), I = M, D = M;
+    const LD init = std::ldexp((LD)1, 1020);
+    for (int j = 0; j <= n; j++) D[0][j] = init / n;
+    auto err = [](int q) { return std::pow((LD)10, -(LD)q / 10); };
+    for (int i = 1; i <= m; i++) {
+        LD ei = err(r.ins[i - 1]), ed = err(r.del[i - 1]), eg = err(r.gcp[i - 1]), e = err(r.q[i - 1]);
+        for (int j = 1; j <= n; j++) {
+            char x = r.bases[i - 1], y = hap[j - 1];
+            LD prior = (x == y || x == 'N' || y == 'N') ? 1 - e : e / 3;
+            M[i][j] = prior * (M[i - 1][j - 1] * (1 - (ei + ed)) + (I[i - 1][j - 1] + D[i - 1][j - 1]) * (1 - eg));
+            I[i][j] = M[i - 1][j] * ei + I[i - 1][j] * eg;
+            D[i][j] = M[i][j - 1] * ed + D[i][j - 1] * eg;
+        }
+    }
+    LD sum = 0;
+    for (int j = 1; j <= n; j++) sum += M[m][j] + I[m][j];
+    return (double)(std::log10(sum) - std::log10(init));
+}
+
+}  // namespace dpa_test
