@@ -98,7 +98,7 @@ static void JNICALL pairhmm_compute(JNIEnv *env, jclass cls, jlong handle, jbyte
 int dpa_jni_register_pairhmm(JNIEnv *env, jclass natives)
 {
     static const JNINativeMethod methods[] = {
-        { "pairhmmCompute", "(J[B[B[B[B[B[I[B[I[I[IIII[D[J)V", (void *)pairhmm_compute },
+        { "pairhmmCompute", "(J[B[B[B[B[B[I[B[I[I[III[D[J)V", (void *)pairhmm_compute },
     };
     return (*env)->RegisterNatives(env, natives, methods, 1);
 }

@@ -1,0 +1,39 @@
+package org.dpaccel.internal;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+
+/**
+ * The JNI entry points (bound by RegisterNatives in JNI_OnLoad). Callers outside this
+ * package go through {@link org.dpaccel.DpaContext} and the workload APIs, which validate
+ * everything first.
+ */
+public final class Natives {
+    private static final Logger LOG = System.getLogger("org.dpaccel");
+
+    private Natives() {
+    }
+
+    public static native long createContext(int threads, int backend, String cpuDisable, int gpuDisable);
+
+    public static native void destroyContext(long handle);
+
+    public static native String describe(long handle);
+
+    /** Fills {isa, threads, backend, devices}. */
+    public static native void info(long handle, int[] out);
+
+    public static native String version();
+
+    /** Arrays as packed by {@link org.dpaccel.pairhmm.PairHmmBatch}; stats: pairs, cells, recomputes, gpuPairs, isa. */
+    public static native void pairhmmCompute(long handle, byte[] readBases, byte[] baseQuals,
+        byte[] insQuals, byte[] delQuals, byte[] gcpQuals, int[] readLengths, byte[] hapBases,
+        int[] hapLengths, int[] groupReads, int[] groupHaps, int precision, int backend,
+        double[] out, long[] stats);
+
+    /** Called from native code, on the calling Java thread, with library log messages. */
+    static void log(int level, String message) {
+        Level l = level >= 3 ? Level.ERROR : level == 2 ? Level.WARNING : level == 1 ? Level.INFO : Level.DEBUG;
+        LOG.log(l, message);
+    }
+}

@@ -1,0 +1,101 @@
+package org.dpaccel.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.broadinstitute.gatk.nativebindings.pairhmm.PairHMMNativeBinding;
+import org.dpaccel.DpaContext;
+import org.dpaccel.Isa;
+import org.dpaccel.gatk.DpaPairHmm;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The loader in fresh class loaders (each has its own NativeLoader state, like a second
+ * plug-in in one JVM): a missing native library makes load() return false without throwing,
+ * an unwritable temp dir likewise, and a second class loader loads its own copy and computes.
+ */
+class NativeLoaderTest {
+    private static ClassLoader isolated() throws Exception {
+        URL classes = DpaPairHmm.class.getProtectionDomain().getCodeSource().getLocation();
+        URL bindings = PairHMMNativeBinding.class.getProtectionDomain().getCodeSource().getLocation();
+        return new URLClassLoader(new URL[] {classes, bindings}, ClassLoader.getPlatformClassLoader());
+    }
+
+    private static boolean loadIn(ClassLoader cl, File tmp) throws Exception {
+        Class<?> c = Class.forName("org.dpaccel.gatk.DpaPairHmm", true, cl);
+        Object hmm = c.getDeclaredConstructor().newInstance();
+        Method load = c.getMethod("load", File.class);
+        return (Boolean) load.invoke(hmm, tmp);
+    }
+
+    @Test
+    void missingNativeLibraryMakesLoadReturnFalse(@TempDir Path empty) throws Exception {
+        String old = System.getProperty("dpaccel.native.path");
+        System.setProperty("dpaccel.native.path", empty.resolve("does-not-exist").toString());
+        try {
+            assertFalse(loadIn(isolated(), null));
+        } finally {
+            restore("dpaccel.native.path", old);
+        }
+    }
+
+    @Test
+    void unwritableTempDirMakesLoadReturnFalse(@TempDir Path dir) throws Exception {
+        Path file = Files.createFile(dir.resolve("not-a-directory"));
+        String old = System.getProperty("dpaccel.tmpdir");
+        System.setProperty("dpaccel.tmpdir", file.toString());
+        try {
+            assertFalse(loadIn(isolated(), null));
+        } finally {
+            restore("dpaccel.tmpdir", old);
+        }
+    }
+
+    @Test
+    void secondClassLoaderLoadsItsOwnCopy() throws Exception {
+        assertTrue(new DpaPairHmm().load(null));
+        assertTrue(loadIn(isolated(), null));
+        assertTrue(loadIn(isolated(), null));
+    }
+
+    @Test
+    void runsWithoutCuda() {
+        // CI machines have no GPU: the jar must load and compute on the CPU, and say why no GPU.
+        try (DpaContext ctx = DpaContext.create()) {
+            String line = ctx.describe();
+            assertTrue(line.startsWith("dpaccel "), line);
+            if (ctx.deviceCount() == 0) {
+                assertTrue(line.contains("no GPU"), line);
+            }
+            assertTrue(ctx.threads() >= 1);
+            Isa isa = ctx.isa();
+            assertTrue(line.contains("isa=" + isa.id()), line);
+        }
+    }
+
+    @Test
+    void platformFolder() {
+        String f = Platform.folder();
+        assertTrue(f.matches("[a-z]+-[a-z0-9_]+"), f);
+        if (System.getProperty("os.arch").equals("amd64")) {
+            assertEquals("x86_64", Platform.arch());
+        }
+    }
+
+    private static void restore(String key, String old) {
+        if (old == null) {
+            System.clearProperty(key);
+        } else {
+            System.setProperty(key, old);
+        }
+    }
+}
