@@ -54,22 +54,32 @@
 #include "cpu/pairhmm/pairhmm.h"
 
 /* Tallest row strip of the inter-task kernel: rows of one strip stay in registers, so only
- * the strip's top and bottom rows go through memory. 4 measured best (docs). */
-#define PH_RMAX 4
+ * the strip's top and bottom rows go through memory. 3 measured best (docs). */
+#ifndef PH_RMAX
+#define PH_RMAX 3
+#endif
 /* Transition block of one strip row: mm, gm, mi, ii, md, dd, prior-match, prior-mismatch. */
 enum { PH_TR_MM = 0, PH_TR_GM, PH_TR_MI, PH_TR_II, PH_TR_MD, PH_TR_DD, PH_TR_PM, PH_TR_PX,
        PH_TR_N };
 
-/* Error probability of every phred value (validated qualities are <= 127; 256 entries so
- * any byte indexes safely). Filled with dpa_phmm_err, so every value derived from it is
- * bit-identical to what dpa_phmm_transitions computes. */
+/* Error probability of the phred values met in this call (256 entries so any byte indexes
+ * safely), filled lazily with dpa_phmm_err: every value derived from it is bit-identical to
+ * what dpa_phmm_transitions computes, and a call pays one pow() per distinct quality
+ * (~45 on GATK data) instead of 256, which matters for small chunks. */
 typedef struct ph_tables {
     double err[256];
 } ph_tables;
 
 static inline void ph_tables_init(ph_tables *t)
 {
-    for (int q = 0; q < 256; q++) t->err[q] = dpa_phmm_err((uint8_t)q);
+    for (int q = 0; q < 256; q++) t->err[q] = -1.0;
+}
+
+static inline double ph_err(ph_tables *t, uint8_t q)
+{
+    double e = t->err[q];
+    if (e < 0) e = t->err[q] = dpa_phmm_err(q);
+    return e;
 }
 
 /* Per-pair base coder: 'N' = all ones, every other byte a bit of its own. */
@@ -111,22 +121,79 @@ static inline int ph_item_cmp(const void *a, const void *b)
 
 static inline size_t ph_round_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
 
-/* Scratch of one kernel call, carved from one aligned allocation. Sizes are in bytes of a
- * vector (VB) so the same block serves the float and the double instantiations. */
+/* Scratch of one kernel call. Two aligned blocks, grown on demand to the largest group /
+ * pair that needs them (so a chunk with one 2^20-long haplotype that runs intra-task does
+ * not also reserve inter-task rows for it). Sizes are in bytes of a vector (VB), so the
+ * same block serves the float and the double instantiations. */
 typedef struct ph_scratch {
     /* inter-task */
-    void *rows;    /* 3 * (max_hap + 1) vectors: M, I, D of the row above the next strip */
-    void *hcode;   /* max_hap vectors of codes, column j-1 of every lane                 */
-    void *rcode;   /* max_read vectors of codes, row i-1 of every lane                    */
-    void *tr;      /* PH_RMAX * PH_TR_N vectors: transitions of the current strip         */
-    /* intra-task (lengths in elements of the widest type, 8 bytes) */
-    void *line;    /* 6 * (max_hap + 1 + 2W) elements: top/bottom M, I, D with padding    */
-    void *hrev;    /* max_hap + 2W codes, haplotype reversed with padding                 */
-    void *lcode;   /* max_read codes of one pair                                          */
-    /* scalar fallback, allocated on first use */
+    void *inter_block;
+    size_t inter_r, inter_h; /* capacity in rows / columns */
+    void *rows;              /* 3 * (max_hap + 1) vectors: M, I, D of the row above a strip */
+    void *hcode;             /* max_hap vectors of codes, column j-1 of every lane          */
+    void *rcode;             /* max_read vectors of codes, row i-1 of every lane             */
+    /* intra-task (lengths in 8-byte elements, the widest type) */
+    void *intra_block;
+    size_t intra_r, intra_h;
+    void *line;  /* 6 * (max_hap + 1 + 2W) elements: top/bottom M, I, D with padding */
+    void *hrev;  /* 2 * (max_hap + 2W) codes: haplotype reversed with padding, then in order */
+    void *lcode; /* max_read codes of one pair */
+    /* scalar fallback */
     double *ref;
     size_t ref_elems;
 } ph_scratch;
+
+/* Carves n arrays of sz[k] bytes (64-aligned) from one new block. 0 on failure. */
+static inline int ph_carve(void **block, int n, const size_t *sz, void **const *dst)
+{
+    size_t total = 0;
+    for (int k = 0; k < n; k++) total += ph_round_up(sz[k] > 0 ? sz[k] : 1, 64);
+    free(*block);
+    *block = aligned_alloc(64, total);
+    if (!*block) return 0;
+    char *at = (char *)*block;
+    for (int k = 0; k < n; k++) {
+        *dst[k] = at;
+        at += ph_round_up(sz[k] > 0 ? sz[k] : 1, 64);
+    }
+    return 1;
+}
+
+/* Room for an inter-task group of up to max_r rows and max_h columns, vectors of vb bytes
+ * (vb must be the same on every call). Lengths <= 2^20, so size_t cannot overflow. */
+static inline int ph_reserve_inter(ph_scratch *s, int32_t max_r, int32_t max_h, size_t vb)
+{
+    if ((size_t)max_r <= s->inter_r && (size_t)max_h <= s->inter_h && s->inter_block) return 1;
+    const size_t R = (size_t)max_r > s->inter_r ? (size_t)max_r : s->inter_r;
+    const size_t H = (size_t)max_h > s->inter_h ? (size_t)max_h : s->inter_h;
+    const size_t sz[3] = { 3 * (H + 1) * vb, (H + 1) * vb, (R + 1) * vb };
+    void **const dst[3] = { &s->rows, &s->hcode, &s->rcode };
+    if (!ph_carve(&s->inter_block, 3, sz, dst)) {
+        s->inter_r = s->inter_h = 0;
+        return 0;
+    }
+    s->inter_r = R;
+    s->inter_h = H;
+    return 1;
+}
+
+/* Room for an intra-task pair; wmax = the widest lane count that will use it. */
+static inline int ph_reserve_intra(ph_scratch *s, int32_t read_len, int32_t hap_len, size_t wmax)
+{
+    if ((size_t)read_len <= s->intra_r && (size_t)hap_len <= s->intra_h && s->intra_block)
+        return 1;
+    const size_t R = (size_t)read_len > s->intra_r ? (size_t)read_len : s->intra_r;
+    const size_t H = (size_t)hap_len > s->intra_h ? (size_t)hap_len : s->intra_h;
+    const size_t sz[3] = { 6 * (H + 1 + 2 * wmax) * 8, 2 * (H + 2 * wmax) * 8, (R + 1) * 8 };
+    void **const dst[3] = { &s->line, &s->hrev, &s->lcode };
+    if (!ph_carve(&s->intra_block, 3, sz, dst)) {
+        s->intra_r = s->intra_h = 0;
+        return 0;
+    }
+    s->intra_r = R;
+    s->intra_h = H;
+    return 1;
+}
 
 #endif /* DPA_CPU_PAIRHMM_SIMD_COMMON_H */
 
@@ -138,11 +205,11 @@ typedef struct ph_scratch {
  * exactly zero from there on. Derived from the error table exactly as
  * dpa_phmm_transitions does, then rounded to PH_T (the scalar reference's rounding). */
 static inline void PH_FN(row_transitions)(PH_T *restrict t, const dpa_phmm_pair *p, int32_t i,
-                                          const ph_tables *tb)
+                                          ph_tables *tb)
 {
     if (p && i < p->read_len) {
-        const double ei = tb->err[p->ins_q[i]], ed = tb->err[p->del_q[i]];
-        const double eg = tb->err[p->gcp_q[i]], e = tb->err[p->base_q[i]];
+        const double ei = ph_err(tb, p->ins_q[i]), ed = ph_err(tb, p->del_q[i]);
+        const double eg = ph_err(tb, p->gcp_q[i]), e = ph_err(tb, p->base_q[i]);
         t[PH_TR_MM * PH_W] = (PH_T)(1.0 - (ei + ed));
         t[PH_TR_GM * PH_W] = (PH_T)(1.0 - eg);
         t[PH_TR_MI * PH_W] = (PH_T)ei;
@@ -160,7 +227,7 @@ static inline void PH_FN(row_transitions)(PH_T *restrict t, const dpa_phmm_pair 
 /* Per-strip transition block for rows i0+1 .. i0+R of every lane:
  * tr[(r*PH_TR_N + k)*W + l] = quantity k of read position i0+r in lane l. */
 static inline void PH_FN(strip_transitions)(PH_T *restrict tr, const dpa_phmm_pair *const *lane,
-                                            int32_t i0, int R, const ph_tables *tb)
+                                            int32_t i0, int R, ph_tables *tb)
 {
     for (int r = 0; r < R; r++)
         for (int l = 0; l < PH_W; l++)
@@ -221,10 +288,29 @@ PH_FN(strip)(const int R, const int32_t ncols, PH_T *restrict M, PH_T *restrict 
 static void PH_FN(strip_any)(int R, int32_t ncols, PH_T *M, PH_T *I, PH_T *D,
                              const PH_CODE_T *hcode, const PH_CODE_T *rcode, const PH_T *tr)
 {
+    /* R < PH_RMAX only for the strip that ends at a lane's last row */
     switch (R) {
+#if PH_RMAX > 1
     case 1: PH_FN(strip)(1, ncols, M, I, D, hcode, rcode, tr); break;
+#endif
+#if PH_RMAX > 2
     case 2: PH_FN(strip)(2, ncols, M, I, D, hcode, rcode, tr); break;
+#endif
+#if PH_RMAX > 3
     case 3: PH_FN(strip)(3, ncols, M, I, D, hcode, rcode, tr); break;
+#endif
+#if PH_RMAX > 4
+    case 4: PH_FN(strip)(4, ncols, M, I, D, hcode, rcode, tr); break;
+#endif
+#if PH_RMAX > 5
+    case 5: PH_FN(strip)(5, ncols, M, I, D, hcode, rcode, tr); break;
+#endif
+#if PH_RMAX > 6
+    case 6: PH_FN(strip)(6, ncols, M, I, D, hcode, rcode, tr); break;
+#endif
+#if PH_RMAX > 7
+    case 7: PH_FN(strip)(7, ncols, M, I, D, hcode, rcode, tr); break;
+#endif
     default: PH_FN(strip)(PH_RMAX, ncols, M, I, D, hcode, rcode, tr); break;
     }
 }
@@ -254,7 +340,7 @@ static inline int PH_FN(code_pair)(const dpa_phmm_pair *p, PH_CODE_T *rcode, PH_
  * computes that pair with the scalar reference). Pairs with an empty read or haplotype
  * must not be passed. */
 static unsigned PH_FN(inter_group)(const ph_item *in, int nl, const ph_scratch *s,
-                                   const ph_tables *tb, PH_T initial, PH_T *sums)
+                                   ph_tables *tb, PH_T initial, PH_T *sums)
 {
     const dpa_phmm_pair *lane[PH_W];
     int32_t rl[PH_W], hl[PH_W];
@@ -309,7 +395,7 @@ static unsigned PH_FN(inter_group)(const ph_item *in, int nl, const ph_scratch *
         ends[k] = rl[l];
         ne++;
     }
-    PH_T *tr = (PH_T *)s->tr;
+    PH_T tr[PH_RMAX * PH_TR_N * PH_W] __attribute__((aligned(64)));
     int32_t i0 = 0;
     PH_T hlim[PH_W] __attribute__((aligned(64)));
     for (int l = 0; l < PH_W; l++) hlim[l] = (PH_T)hl[l];
@@ -341,7 +427,7 @@ static unsigned PH_FN(inter_group)(const ph_item *in, int nl, const ph_scratch *
  * lane is at column j = s - k + 1 (anti-diagonal wavefront). Returns 0 and leaves *sum
  * alone if the pair could not be coded. Pairs with an empty read or haplotype must not be
  * passed. */
-static int PH_FN(intra_pair)(const dpa_phmm_pair *p, const ph_scratch *s, const ph_tables *tb,
+static int PH_FN(intra_pair)(const dpa_phmm_pair *p, const ph_scratch *s, ph_tables *tb,
                              PH_T initial, PH_T *sum)
 {
     const int32_t n = p->hap_len, m = p->read_len;
@@ -463,10 +549,38 @@ static int PH_F32(scalar_fallback)(ph_scratch *s, const dpa_phmm_pair *p, int is
     return 1;
 }
 
-/* Below this many pairs per chunk the intra-task kernel is used (measured, see docs). */
-#ifndef PH_INTRA_MAX_PAIRS
-#define PH_INTRA_MAX_PAIRS 2
+/* A group of lanes runs inter-task only if its useful cells fill at least this fraction
+ * of the W * max_read * max_hap cells the vectors compute; otherwise each of its pairs
+ * runs intra-task. The threshold is the measured ratio of the two kernels' speeds (docs);
+ * the includer may set it (2 forces intra-task, 0 inter-task). */
+#define PH_WMAX (PH_W32 > PH_W64 ? PH_W32 : PH_W64)
+
+#ifndef PH_INTRA_RATIO
+#define PH_INTRA_RATIO 0.5
 #endif
+
+/* Lanes for the next group: up to w consecutive pairs with both sides non-empty, taken
+ * from items[idx[k]] (idx NULL: items[k]). Returns the count and whether the group is
+ * full enough for the inter-task kernel. */
+static int PH_F32(next_group)(const ph_item *items, const int64_t *idx, int64_t k, int64_t n,
+                              int w, int *use_inter, int32_t *max_r, int32_t *max_h)
+{
+    int nl = 0;
+    int32_t mr = 0, mh = 0;
+    double useful = 0;
+    while (nl < w && k + nl < n) {
+        const dpa_phmm_pair *p = &items[idx ? idx[k + nl] : k + nl].p;
+        if (p->read_len <= 0 || p->hap_len <= 0) break;
+        if (p->read_len > mr) mr = p->read_len;
+        if (p->hap_len > mh) mh = p->hap_len;
+        useful += (double)p->read_len * (double)p->hap_len;
+        nl++;
+    }
+    *use_inter = nl > 0 && useful >= PH_INTRA_RATIO * (double)w * (double)mr * (double)mh;
+    *max_r = mr;
+    *max_h = mh;
+    return nl;
+}
 
 dpa_status PH_ENTRY(const dpa_pairhmm_batch *batch, const dpa_phmm_task *tasks, int64_t n,
                     int32_t precision, double *out, int64_t *double_recomputes)
@@ -474,7 +588,6 @@ dpa_status PH_ENTRY(const dpa_pairhmm_batch *batch, const dpa_phmm_task *tasks, 
     dpa_status status = DPA_OK;
     ph_item *items = NULL;
     int64_t *redo = NULL;
-    void *block = NULL;
     ph_scratch s;
     memset(&s, 0, sizeof s);
     ph_tables tb;
@@ -490,46 +603,12 @@ dpa_status PH_ENTRY(const dpa_pairhmm_batch *batch, const dpa_phmm_task *tasks, 
         status = DPA_ERR_OUT_OF_MEMORY;
         goto cleanup;
     }
-    int32_t max_r = 0, max_h = 0;
     for (int64_t k = 0; k < n; k++) {
         items[k].p = dpa_phmm_pair_of(batch, &tasks[k]);
         items[k].out = tasks[k].out;
-        if (items[k].p.read_len > max_r) max_r = items[k].p.read_len;
-        if (items[k].p.hap_len > max_h) max_h = items[k].p.hap_len;
     }
     qsort(items, (size_t)n, sizeof *items, ph_item_cmp);
     ph_tables_init(&tb);
-
-    /* chunks of a few pairs go to the intra-task kernel, the rest to inter-task groups
-     * (the double pass sees a subset of the pairs, so it never needs the other one) */
-    const int intra = n <= PH_INTRA_MAX_PAIRS;
-    {
-        /* one aligned block for every scratch array (sizes in size_t: lengths <= 2^20) */
-        const size_t VB = PH_VBYTES, WMAX = PH_W32 > PH_W64 ? PH_W32 : PH_W64;
-        const size_t H = (size_t)max_h + 1, Rn = (size_t)max_r + 1;
-        size_t sz[7] = {
-            intra ? 0 : 3 * H * VB,          /* rows  */
-            intra ? 0 : H * VB,              /* hcode */
-            intra ? 0 : Rn * VB,             /* rcode */
-            (size_t)PH_RMAX * PH_TR_N * VB,  /* tr    */
-            intra ? 6 * (H + 2 * WMAX) * 8 : 0, /* line  */
-            intra ? 2 * (H + 2 * WMAX) * 8 : 0, /* hrev + hlin */
-            intra ? Rn * 8 : 0,              /* lcode */
-        };
-        size_t total = 0;
-        for (int k = 0; k < 7; k++) total += ph_round_up(sz[k], 64);
-        block = aligned_alloc(64, total);
-        if (!block) {
-            status = DPA_ERR_OUT_OF_MEMORY;
-            goto cleanup;
-        }
-        void **dst[7] = { &s.rows, &s.hcode, &s.rcode, &s.tr, &s.line, &s.hrev, &s.lcode };
-        char *at = (char *)block;
-        for (int k = 0; k < 7; k++) {
-            *dst[k] = at;
-            at += ph_round_up(sz[k], 64);
-        }
-    }
 
     int64_t nredo = 0;
     if (precision != DPA_PRECISION_DOUBLE) {
@@ -541,19 +620,21 @@ dpa_status PH_ENTRY(const dpa_pairhmm_batch *batch, const dpa_phmm_task *tasks, 
             unsigned simd = 0; /* bit l: lane l got a SIMD result */
             int nl = 0;
             /* pairs with an empty side and pairs the coder rejects go to the scalar path */
-            if (items[k].p.read_len > 0 && items[k].p.hap_len > 0) {
-                if (intra) {
-                    nl = 1;
-                    if (PH_F32(intra_pair)(&items[k].p, &s, &tb, initial, &sums[0])) simd = 1;
-                } else {
-                    while (nl < PH_W32 && k + nl < n && items[k + nl].p.read_len > 0 &&
-                           items[k + nl].p.hap_len > 0)
-                        nl++;
-                    unsigned bad = PH_F32(inter_group)(items + k, nl, &s, &tb, initial, sums);
-                    simd = ((nl == 32 ? 0u : (1u << nl)) - 1u) & ~bad;
-                }
-            } else {
+            int inter = 0;
+            int32_t gr, gh;
+            nl = PH_F32(next_group)(items, NULL, k, n, PH_W32, &inter, &gr, &gh);
+            if (nl == 0) {
                 nl = 1;
+            } else if (inter) {
+                if (!ph_reserve_inter(&s, gr, gh, PH_VBYTES)) goto oom;
+                unsigned bad = PH_F32(inter_group)(items + k, nl, &s, &tb, initial, sums);
+                simd = ((nl == 32 ? 0u : (1u << nl)) - 1u) & ~bad;
+            } else {
+                for (int l = 0; l < nl; l++) {
+                    const dpa_phmm_pair *p = &items[k + l].p;
+                    if (!ph_reserve_intra(&s, p->read_len, p->hap_len, PH_WMAX)) goto oom;
+                    if (PH_F32(intra_pair)(p, &s, &tb, initial, &sums[l])) simd |= 1u << l;
+                }
             }
             for (int l = 0; l < nl; l++) {
                 double v;
@@ -585,22 +666,22 @@ dpa_status PH_ENTRY(const dpa_pairhmm_batch *batch, const dpa_phmm_task *tasks, 
             double sums[PH_W64] __attribute__((aligned(64)));
             unsigned simd = 0;
             int nl = 0;
-            const dpa_phmm_pair *p0 = &items[redo[k]].p;
-            if (p0->read_len > 0 && p0->hap_len > 0) {
-                if (intra) {
-                    nl = 1;
-                    if (PH_F64(intra_pair)(p0, &s, &tb, initial, &sums[0])) simd = 1;
-                } else {
-                    while (nl < PH_W64 && k + nl < nredo && items[redo[k + nl]].p.read_len > 0 &&
-                           items[redo[k + nl]].p.hap_len > 0) {
-                        group[nl] = items[redo[k + nl]];
-                        nl++;
-                    }
-                    unsigned bad = PH_F64(inter_group)(group, nl, &s, &tb, initial, sums);
-                    simd = ((1u << nl) - 1u) & ~bad;
-                }
-            } else {
+            int inter = 0;
+            int32_t gr, gh;
+            nl = PH_F32(next_group)(items, redo, k, nredo, PH_W64, &inter, &gr, &gh);
+            if (nl == 0) {
                 nl = 1;
+            } else if (inter) {
+                if (!ph_reserve_inter(&s, gr, gh, PH_VBYTES)) goto oom;
+                for (int l = 0; l < nl; l++) group[l] = items[redo[k + l]];
+                unsigned bad = PH_F64(inter_group)(group, nl, &s, &tb, initial, sums);
+                simd = ((1u << nl) - 1u) & ~bad;
+            } else {
+                for (int l = 0; l < nl; l++) {
+                    const dpa_phmm_pair *p = &items[redo[k + l]].p;
+                    if (!ph_reserve_intra(&s, p->read_len, p->hap_len, PH_WMAX)) goto oom;
+                    if (PH_F64(intra_pair)(p, &s, &tb, initial, &sums[l])) simd |= 1u << l;
+                }
             }
             for (int l = 0; l < nl; l++) {
                 const ph_item *it = &items[redo[k + l]];
@@ -617,10 +698,14 @@ dpa_status PH_ENTRY(const dpa_pairhmm_batch *batch, const dpa_phmm_task *tasks, 
         }
     }
     *double_recomputes += recomputes;
+    goto cleanup;
 
+oom:
+    status = DPA_ERR_OUT_OF_MEMORY;
 cleanup:
     free(s.ref);
-    free(block);
+    free(s.inter_block);
+    free(s.intra_block);
     free(redo);
     free(items);
     dpa_fpenv_leave(caller);
