@@ -1,0 +1,182 @@
+/*
+ * backend.cu — libdpaccel_cuda.so's one export, dpa_cuda_get_ops(), and the ops table
+ * behind it (kernels/include/dpa_cuda_backend.h): open/close, device queries, the PairHMM
+ * entry point (argument checks, fault injection, retirement after a sticky error) and
+ * the test-only fault switch.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend_internal.h"
+#include "pairhmm_cuda.h"
+
+static void put_err(char *err, size_t len, const char *msg)
+{
+    if (err && len) snprintf(err, len, "%s", msg);
+}
+
+static size_t env_size(const char *name, size_t dflt)
+{
+    const char *v = getenv(name);
+    if (!v || !*v) return dflt;
+    char *end = NULL;
+    unsigned long long x = strtoull(v, &end, 10);
+    return (end && *end == '\0' && x > 0) ? (size_t)x : dflt;
+}
+
+static void be_close(dpa_cuda_backend *b)
+{
+    if (!b) return;
+    for (int32_t i = 0; i < b->ndev; i++) dpa_cuda_dev_destroy(&b->devs[i]);
+    free(b->devs);
+    free(b);
+}
+
+static dpa_status be_open(int32_t max_devices, dpa_cuda_backend **out, char *err, size_t err_len)
+{
+    dpa_status status = DPA_OK;
+    dpa_cuda_err ce = { err, err_len, 0 };
+    dpa_cuda_backend *b = NULL;
+    int count = 0;
+    if (!out) {
+        put_err(err, err_len, "dpa_cuda open: out is NULL");
+        return DPA_ERR_NULL_ARG;
+    }
+    *out = NULL;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count <= 0) {
+        if (e != cudaSuccess) {
+            (void)cudaGetLastError();
+            if (err && err_len)
+                snprintf(err, err_len, "cudaGetDeviceCount failed (%s: %s): no NVIDIA driver or "
+                         "no GPU visible", cudaGetErrorName(e), cudaGetErrorString(e));
+        } else {
+            put_err(err, err_len, "no CUDA device visible (CUDA_VISIBLE_DEVICES?)");
+        }
+        return DPA_ERR_NO_DEVICE;
+    }
+    if (max_devices > 0 && count > max_devices) count = max_devices;
+    b = (dpa_cuda_backend *)calloc(1, sizeof *b);
+    if (!b || !(b->devs = (dpa_cuda_dev *)calloc((size_t)count, sizeof *b->devs))) {
+        free(b);
+        put_err(err, err_len, "dpa_cuda open: out of host memory");
+        return DPA_ERR_OUT_OF_MEMORY;
+    }
+    for (int i = 0; i < count; i++) {
+        status = dpa_cuda_dev_init(&b->devs[i], i, i, &ce);
+        b->ndev = i + 1;
+        if (status != DPA_OK) goto cleanup;
+    }
+    /* 1 GiB per chunk on the device, less on small cards */
+    {
+        size_t dflt = (size_t)1 << 30;
+        for (int32_t i = 0; i < b->ndev; i++) {
+            size_t cap = (size_t)(b->devs[i].info.total_memory / (2 * DPA_CUDA_SLOTS));
+            if (cap < dflt) dflt = cap;
+        }
+        b->chunk_bytes = env_size("DPACCEL_CUDA_CHUNK_BYTES", dflt);
+        const char *fc = getenv("DPACCEL_CUDA_FORCE_CFG");
+        b->force_cfg = -1;
+        if (fc && *fc) {
+            int v = atoi(fc);
+            if (v >= 0 && v < DPA_PHMM_NUM_CFG) b->force_cfg = v;
+        }
+    }
+    *out = b;
+    return DPA_OK;
+cleanup:
+    if (status == DPA_ERR_DEVICE || status == DPA_ERR_OUT_OF_MEMORY) status = DPA_ERR_NO_DEVICE;
+    be_close(b);
+    return status;
+}
+
+static int32_t be_device_count(const dpa_cuda_backend *b) { return b ? b->ndev : 0; }
+
+static dpa_status be_device_info(const dpa_cuda_backend *b, int32_t device, dpa_device_info *out)
+{
+    if (!b || !out) return DPA_ERR_NULL_ARG;
+    if (device < 0 || device >= b->ndev) return DPA_ERR_INVALID_ARG;
+    *out = b->devs[device].info;
+    out->usable = __atomic_load_n(&b->devs[device].usable, __ATOMIC_ACQUIRE);
+    return DPA_OK;
+}
+
+static dpa_status be_pairhmm(dpa_cuda_backend *b, int32_t device, const dpa_pairhmm_batch *batch,
+                             const dpa_phmm_task *tasks, int64_t n, int32_t precision,
+                             double *out, int64_t *double_recomputes, char *err, size_t err_len)
+{
+    dpa_status status = DPA_OK;
+    dpa_cuda_err ce = { err, err_len, 0 };
+    dpa_cuda_dev *d;
+    dpa_cuda_slot *s = NULL;
+    if (!b || !batch || (n > 0 && (!tasks || !out)) || !double_recomputes) {
+        put_err(err, err_len, "dpa_cuda pairhmm: NULL argument");
+        return DPA_ERR_NULL_ARG;
+    }
+    if (device < 0 || device >= b->ndev) {
+        if (err && err_len)
+            snprintf(err, err_len, "dpa_cuda pairhmm: device %d out of range [0, %d)", device,
+                     b->ndev);
+        return DPA_ERR_INVALID_ARG;
+    }
+    if (precision != DPA_PRECISION_FLOAT_THEN_DOUBLE && precision != DPA_PRECISION_DOUBLE) {
+        put_err(err, err_len, "dpa_cuda pairhmm: precision must be 0 or 1");
+        return DPA_ERR_INVALID_ARG;
+    }
+    d = &b->devs[device];
+    if (!__atomic_load_n(&d->usable, __ATOMIC_ACQUIRE)) {
+        if (err && err_len)
+            snprintf(err, err_len, "CUDA device %d was retired after a sticky error", device);
+        return DPA_ERR_DEVICE;
+    }
+    switch (__atomic_exchange_n(&d->fault, DPA_CUDA_FAULT_NONE, __ATOMIC_ACQ_REL)) {
+    case DPA_CUDA_FAULT_OOM:
+        if (err && err_len)
+            snprintf(err, err_len, "CUDA device %d: out of memory (cudaErrorMemoryAllocation, "
+                     "injected for testing)", device);
+        return DPA_ERR_OUT_OF_MEMORY;
+    case DPA_CUDA_FAULT_STICKY:
+        dpa_cuda_retire(d);
+        if (err && err_len)
+            snprintf(err, err_len, "CUDA device %d: sticky error (cudaErrorIllegalAddress, "
+                     "injected for testing); device retired", device);
+        return DPA_ERR_DEVICE;
+    default:
+        break;
+    }
+    if (n == 0) return DPA_OK;
+    s = dpa_cuda_slot_acquire(d);
+    DPA_CUDA_TRY(&ce, cudaSetDevice(d->cuda_id));
+    status = dpa_cuda_pairhmm_run(b, d, s, batch, tasks, n, precision, out, double_recomputes,
+                                  &ce);
+cleanup:
+    if (status != DPA_OK && s) {
+        /* leave the stream idle for the next user; a sticky error retires the device */
+        cudaError_t e = cudaStreamSynchronize(s->stream);
+        if (e != cudaSuccess && dpa_cuda_is_sticky(e)) ce.sticky = 1;
+        if (!ce.sticky) (void)cudaGetLastError();
+    }
+    if (ce.sticky) dpa_cuda_retire(d);
+    if (s) dpa_cuda_slot_release(d, s);
+    return status;
+}
+
+static dpa_status be_inject_fault(dpa_cuda_backend *b, int32_t device, int32_t fault)
+{
+    if (!b) return DPA_ERR_NULL_ARG;
+    if (device < 0 || device >= b->ndev) return DPA_ERR_INVALID_ARG;
+    if (fault < DPA_CUDA_FAULT_NONE || fault > DPA_CUDA_FAULT_STICKY) return DPA_ERR_INVALID_ARG;
+    __atomic_store_n(&b->devs[device].fault, fault, __ATOMIC_RELEASE);
+    return DPA_OK;
+}
+
+static const dpa_cuda_ops ops = {
+    DPA_CUDA_ABI_VERSION, sizeof(dpa_cuda_ops), be_open, be_close, be_device_count,
+    be_device_info, be_pairhmm, be_inject_fault,
+};
+
+extern "C" __attribute__((visibility("default"))) const dpa_cuda_ops *dpa_cuda_get_ops(void)
+{
+    return &ops;
+}

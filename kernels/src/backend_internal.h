@@ -1,0 +1,90 @@
+/*
+ * backend_internal.h — state of the CUDA backend shared by backend.cu (ops table),
+ * device_pool.cu (devices, streams, pooled buffers) and pairhmm_launch.cu (PairHMM).
+ *
+ * Ownership: a dpa_cuda_backend owns one dpa_cuda_dev per visible GPU; a device owns
+ * DPA_CUDA_SLOTS slots; a slot is one stream with its device buffer, pinned host staging
+ * buffer and host scratch arrays, all kept for the life of the backend and grown only
+ * when a larger chunk arrives (so no cudaMalloc on the hot path). A pairhmm call takes a
+ * free slot of its device for its whole duration: concurrent calls on one device run on
+ * different streams; calls on different devices share nothing.
+ */
+#ifndef DPA_CUDA_BACKEND_INTERNAL_H
+#define DPA_CUDA_BACKEND_INTERNAL_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda_runtime.h>
+
+#include "cuda_check.h"
+#include "dpa_cuda_backend.h"
+
+#define DPA_CUDA_SLOTS 4
+
+typedef struct dpa_cuda_slot {
+    cudaStream_t stream;
+    void *dbuf;   /* device buffer: packed chunk + results + scratch */
+    size_t dcap;
+    void *hbuf;   /* pinned staging: packed chunk + results */
+    size_t hcap;
+    /* host scratch (malloc), grown on demand */
+    void *scratch;
+    size_t scap;
+    uint32_t stamp;   /* chunk counter for the read/hap "seen" marks */
+    uint32_t *rmark;  /* per batch read: stamp of the chunk that packed it */
+    uint32_t *hmark;
+    uint32_t *rpos;   /* per batch read: packed position in that chunk */
+    uint32_t *hpos;
+    int64_t marks_reads, marks_haps; /* capacity of the mark arrays */
+    int busy;
+} dpa_cuda_slot;
+
+typedef struct dpa_cuda_dev {
+    int cuda_id;
+    dpa_device_info info;
+    int sms;
+    int max_codes;            /* largest alphabet of the float prior table on this GPU */
+    int usable;               /* __atomic_* access */
+    int fault;                /* armed dpa_cuda_fault, __atomic_* access */
+    double *d_err;            /* 128 x 10^(-q/10) */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    dpa_cuda_slot slots[DPA_CUDA_SLOTS];
+    int nslots;
+} dpa_cuda_dev;
+
+struct dpa_cuda_backend {
+    int32_t ndev;
+    dpa_cuda_dev *devs;
+    size_t chunk_bytes; /* device bytes per chunk (DPACCEL_CUDA_CHUNK_BYTES overrides) */
+    int32_t force_cfg;  /* -1, or a float kernel index (DPACCEL_CUDA_FORCE_CFG, tests) */
+};
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* device_pool.cu */
+dpa_status dpa_cuda_dev_init(dpa_cuda_dev *d, int cuda_id, int index, dpa_cuda_err *err);
+void dpa_cuda_dev_destroy(dpa_cuda_dev *d);
+dpa_cuda_slot *dpa_cuda_slot_acquire(dpa_cuda_dev *d);
+void dpa_cuda_slot_release(dpa_cuda_dev *d, dpa_cuda_slot *s);
+/* Grows the slot's buffers to at least the sizes given (never shrinks). */
+dpa_status dpa_cuda_slot_reserve(dpa_cuda_slot *s, size_t dbytes, size_t hbytes,
+                                 dpa_cuda_err *err);
+/* Host scratch of at least bytes; NULL when out of memory. */
+void *dpa_cuda_slot_scratch(dpa_cuda_slot *s, size_t bytes);
+dpa_status dpa_cuda_slot_marks(dpa_cuda_slot *s, int64_t reads, int64_t haps);
+void dpa_cuda_retire(dpa_cuda_dev *d);
+
+/* pairhmm_launch.cu */
+dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
+                                const dpa_pairhmm_batch *batch, const dpa_phmm_task *tasks,
+                                int64_t n, int32_t precision, double *out,
+                                int64_t *double_recomputes, dpa_cuda_err *err);
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,177 @@
+/*
+ * device_pool.cu — per-device state of the CUDA backend: context start-up, the error
+ * table, kernel attributes, and the pool of slots (stream + device buffer + pinned
+ * staging + host scratch) that pairhmm calls borrow. Buffers are grown only when a larger
+ * chunk arrives and kept until close, so steady-state calls never allocate.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend_internal.h"
+#include "pairhmm_cuda.h"
+
+dpa_status dpa_cuda_dev_init(dpa_cuda_dev *d, int cuda_id, int index, dpa_cuda_err *err)
+{
+    dpa_status status = DPA_OK;
+    cudaDeviceProp p;
+    double err_table[128];
+    int optin = 0;
+    memset(d, 0, sizeof *d);
+    d->cuda_id = cuda_id;
+    pthread_mutex_init(&d->mu, NULL);
+    pthread_cond_init(&d->cv, NULL);
+    DPA_CUDA_TRY(err, cudaSetDevice(cuda_id));
+    DPA_CUDA_TRY(err, cudaGetDeviceProperties(&p, cuda_id));
+    d->info.index = index;
+    snprintf(d->info.name, sizeof d->info.name, "%.127s", p.name);
+    d->info.cc_major = p.major;
+    d->info.cc_minor = p.minor;
+    d->info.multiprocessors = p.multiProcessorCount;
+    d->info.total_memory = (uint64_t)p.totalGlobalMem;
+    d->sms = p.multiProcessorCount;
+    DPA_CUDA_TRY(err, cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                             cuda_id));
+    /* the widest float kernel (R = 16) needs 16 rows x 128 threads x 4 bytes per code */
+    d->max_codes = optin / (16 * DPA_PHMM_BLOCK * 4);
+    if (d->max_codes > DPA_PHMM_MAX_TABLE_CODES) d->max_codes = DPA_PHMM_MAX_TABLE_CODES;
+    for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++) {
+        size_t need = dpa_phmm_smem_f32(c, d->max_codes);
+        DPA_CUDA_TRY(err, cudaFuncSetAttribute(dpa_phmm_kernel_f32(c),
+                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               (int)need));
+    }
+    /* 10^(-q/10), computed on the host exactly as the CPU reference does */
+    for (int q = 0; q < 128; q++) err_table[q] = pow(10.0, -0.1 * (double)q);
+    DPA_CUDA_TRY(err, cudaMalloc((void **)&d->d_err, sizeof err_table));
+    DPA_CUDA_TRY(err, cudaMemcpy(d->d_err, err_table, sizeof err_table, cudaMemcpyHostToDevice));
+    for (int i = 0; i < DPA_CUDA_SLOTS; i++) {
+        DPA_CUDA_TRY(err, cudaStreamCreateWithFlags(&d->slots[i].stream, cudaStreamNonBlocking));
+        d->nslots = i + 1;
+    }
+    d->info.usable = 1;
+    __atomic_store_n(&d->usable, 1, __ATOMIC_RELEASE);
+cleanup:
+    return status;
+}
+
+void dpa_cuda_dev_destroy(dpa_cuda_dev *d)
+{
+    if (cudaSetDevice(d->cuda_id) == cudaSuccess) {
+        for (int i = 0; i < d->nslots; i++) {
+            dpa_cuda_slot *s = &d->slots[i];
+            if (s->stream) cudaStreamSynchronize(s->stream);
+            if (s->dbuf) cudaFree(s->dbuf);
+            if (s->hbuf) cudaFreeHost(s->hbuf);
+            if (s->stream) cudaStreamDestroy(s->stream);
+        }
+        if (d->d_err) cudaFree(d->d_err);
+    }
+    (void)cudaGetLastError();
+    for (int i = 0; i < DPA_CUDA_SLOTS; i++) {
+        dpa_cuda_slot *s = &d->slots[i];
+        free(s->scratch);
+        free(s->rmark);
+        free(s->hmark);
+        free(s->rpos);
+        free(s->hpos);
+    }
+    pthread_mutex_destroy(&d->mu);
+    pthread_cond_destroy(&d->cv);
+}
+
+dpa_cuda_slot *dpa_cuda_slot_acquire(dpa_cuda_dev *d)
+{
+    dpa_cuda_slot *got = NULL;
+    pthread_mutex_lock(&d->mu);
+    while (!got) {
+        for (int i = 0; i < d->nslots && !got; i++)
+            if (!d->slots[i].busy) got = &d->slots[i];
+        if (!got) pthread_cond_wait(&d->cv, &d->mu);
+    }
+    got->busy = 1;
+    pthread_mutex_unlock(&d->mu);
+    return got;
+}
+
+void dpa_cuda_slot_release(dpa_cuda_dev *d, dpa_cuda_slot *s)
+{
+    pthread_mutex_lock(&d->mu);
+    s->busy = 0;
+    pthread_cond_signal(&d->cv);
+    pthread_mutex_unlock(&d->mu);
+}
+
+dpa_status dpa_cuda_slot_reserve(dpa_cuda_slot *s, size_t dbytes, size_t hbytes,
+                                 dpa_cuda_err *err)
+{
+    dpa_status status = DPA_OK;
+    if (dbytes > s->dcap) {
+        size_t want = dbytes + dbytes / 4; /* headroom: fewer regrowths */
+        if (s->dbuf) cudaFree(s->dbuf);
+        s->dbuf = NULL;
+        s->dcap = 0;
+        if (cudaMalloc(&s->dbuf, want) != cudaSuccess) {
+            (void)cudaGetLastError();
+            want = dbytes;
+            DPA_CUDA_TRY(err, cudaMalloc(&s->dbuf, want));
+        }
+        s->dcap = want;
+    }
+    if (hbytes > s->hcap) {
+        size_t want = hbytes + hbytes / 4;
+        if (s->hbuf) cudaFreeHost(s->hbuf);
+        s->hbuf = NULL;
+        s->hcap = 0;
+        DPA_CUDA_TRY(err, cudaHostAlloc(&s->hbuf, want, cudaHostAllocDefault));
+        s->hcap = want;
+    }
+cleanup:
+    return status;
+}
+
+void *dpa_cuda_slot_scratch(dpa_cuda_slot *s, size_t bytes)
+{
+    if (bytes > s->scap) {
+        free(s->scratch);
+        s->scap = 0;
+        s->scratch = malloc(bytes + bytes / 4);
+        if (!s->scratch) return NULL;
+        s->scap = bytes + bytes / 4;
+    }
+    return s->scratch;
+}
+
+static int grow_u32(uint32_t **p, int64_t n, int zero)
+{
+    uint32_t *q = (uint32_t *)realloc(*p, (size_t)(n > 0 ? n : 1) * sizeof(uint32_t));
+    if (!q) return 0;
+    if (zero) memset(q, 0, (size_t)(n > 0 ? n : 1) * sizeof(uint32_t));
+    *p = q;
+    return 1;
+}
+
+dpa_status dpa_cuda_slot_marks(dpa_cuda_slot *s, int64_t reads, int64_t haps)
+{
+    if (reads > s->marks_reads) {
+        if (!grow_u32(&s->rmark, reads, 1) || !grow_u32(&s->rpos, reads, 0))
+            return DPA_ERR_OUT_OF_MEMORY;
+        s->marks_reads = reads;
+        s->stamp = 0;
+        if (s->hmark && s->marks_haps) memset(s->hmark, 0, (size_t)s->marks_haps * 4);
+    }
+    if (haps > s->marks_haps) {
+        if (!grow_u32(&s->hmark, haps, 1) || !grow_u32(&s->hpos, haps, 0))
+            return DPA_ERR_OUT_OF_MEMORY;
+        s->marks_haps = haps;
+        s->stamp = 0;
+        if (s->rmark && s->marks_reads) memset(s->rmark, 0, (size_t)s->marks_reads * 4);
+    }
+    return DPA_OK;
+}
+
+void dpa_cuda_retire(dpa_cuda_dev *d)
+{
+    __atomic_store_n(&d->usable, 0, __ATOMIC_RELEASE);
+}

@@ -1,0 +1,94 @@
+/*
+ * pairhmm_cuda.h — what the PairHMM launcher (host) and the kernels (device) share: the
+ * packed batch layout, the kernel configurations and the cost model's constants.
+ *
+ * Packed layout of one chunk (built on the host in one pinned buffer, copied to the
+ * device with ONE cudaMemcpyAsync, results copied back with ONE cudaMemcpyAsync):
+ *
+ *   rdata   uint32 per read position: code | base_q << 8 | ins_q << 16 | del_q << 24
+ *   rgcp    uint8 per read position: gap-continuation quality
+ *   hcode   uint8 per haplotype position (base code, see below)
+ *   pairs   dpa_phmm_pdesc per pair, sorted by (config, passes, hap length) descending
+ *   warps   dpa_phmm_wdesc per warp task, grouped by config
+ *   count   int32 (+pad): number of pairs flagged for the double pass   <- D2H starts here
+ *   res     double per pair, indexed by pdesc.res (chunk-local task index)
+ *   -- device only --
+ *   flags   int32 per pair: pdesc indices of flagged pairs
+ *   scratch boundary rows of multi-pass warp tasks (float) and of the double pass
+ *
+ * Base codes: 0 is 'N' (matches anything), 1..K are the other distinct byte values of
+ * the chunk in order of first appearance, so "equal bytes or N" becomes "equal codes or
+ * code 0" and the float kernels can look priors up in a per-thread table of K+1 rows.
+ */
+#ifndef DPA_PAIRHMM_CUDA_H
+#define DPA_PAIRHMM_CUDA_H
+
+#include <stdint.h>
+
+/* Threads per block of every PairHMM kernel (4 warps). */
+#define DPA_PHMM_BLOCK 128
+/* Largest alphabet (codes incl. N) the float kernels' prior table takes; a chunk with
+ * more distinct base letters runs entirely in double (same tolerance, no table). */
+#define DPA_PHMM_MAX_TABLE_CODES 16
+
+typedef struct dpa_phmm_pdesc {
+    uint32_t read_off; /* into rdata / rgcp */
+    int32_t read_len;
+    uint32_t hap_off;  /* into hcode */
+    int32_t hap_len;
+    int32_t res;       /* into res */
+    int32_t pad_;
+} dpa_phmm_pdesc;
+
+typedef struct dpa_phmm_wdesc {
+    int32_t first;   /* first pdesc of the warp task */
+    int32_t count;   /* pairs in it (<= 32 / G) */
+    int32_t steps;   /* max hap length + G - 1 */
+    int32_t passes;  /* max ceil(read_len / (G*R)) */
+    int64_t scratch; /* offset of its boundary rows, in cells (multi-pass only) */
+} dpa_phmm_wdesc;
+
+/* Arguments of every PairHMM kernel (passed by value). */
+typedef struct dpa_phmm_kargs {
+    const uint32_t *rdata;
+    const uint8_t *rgcp;
+    const uint8_t *hcode;
+    const dpa_phmm_pdesc *pairs;
+    const dpa_phmm_wdesc *warps; /* this launch's warp tasks */
+    int32_t num_warps;
+    int32_t num_codes;          /* alphabet size incl. N (float table kernels) */
+    void *scratch;              /* cells: float4 (float) or double4 (double) */
+    double *res;
+    int32_t *count;             /* flagged pairs (float) / pairs to do (double) */
+    int32_t *flags;             /* flagged pdesc indices; NULL in the double pass = all */
+    int32_t num_pairs;          /* double pass without flags: pairs 0..num_pairs-1 */
+    int32_t max_hap;            /* double pass: scratch cells per warp = max_hap + 1 */
+    const double *err;          /* 128 entries: 10^(-q/10) */
+} dpa_phmm_kargs;
+
+/* Kernel configurations: G threads per pair (1 = inter-task, thread per pair), R read
+ * rows per thread. One float kernel per entry; the double pass uses DPA_PHMM_DOUBLE_G/R. */
+typedef struct dpa_phmm_cfg {
+    int32_t g, r;
+} dpa_phmm_cfg;
+
+#define DPA_PHMM_NUM_CFG 10
+#define DPA_PHMM_DOUBLE_G 32
+#define DPA_PHMM_DOUBLE_R 8
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Defined in pairhmm_kernels.cu. */
+extern const dpa_phmm_cfg dpa_phmm_cfgs[DPA_PHMM_NUM_CFG];
+/* Host stubs of the float kernels, indexed like dpa_phmm_cfgs, and of the double pass,
+ * for cudaLaunchKernel / cudaFuncSetAttribute. */
+const void *dpa_phmm_kernel_f32(int32_t cfg);
+const void *dpa_phmm_kernel_f64(void);
+/* Shared memory a float kernel needs for a table of num_codes codes. */
+size_t dpa_phmm_smem_f32(int32_t cfg, int32_t num_codes);
+#ifdef __cplusplus
+}
+#endif
+
+#endif

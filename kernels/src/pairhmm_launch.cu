@@ -1,0 +1,367 @@
+/*
+ * pairhmm_launch.cu — host side of the CUDA PairHMM: cuts the tasks into chunks that fit
+ * the slot's memory budget, picks a kernel configuration per pair with the cost model,
+ * sorts pairs by (configuration, passes, haplotype length), packs everything into ONE
+ * pinned buffer, and per chunk does ONE H2D copy, the float launches, the double pass,
+ * ONE D2H copy, then scatters results to out[task.out].
+ *
+ * Cost model (docs/pairhmm-cuda.md): a group of G threads with R rows each runs
+ * passes = ceil(L / (G R)) sweeps of n + G - 1 steps; a step costs R * c(R) issue slots
+ * per thread (c measured from the SASS: ~11 instructions per cell at R = 16, ~13.5 at
+ * R = 8), and a pass boundary costs a 16-byte load and store per group and column. The
+ * configuration with the fewest estimated lane-cycles per pair wins.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend_internal.h"
+#include "pairhmm_cuda.h"
+
+#define ALIGN_UP(x) (((x) + 255) & ~(size_t)255)
+/* Memory the double pass may take for boundary rows (it sizes its grid to fit). */
+#define DPA_F64_SCRATCH_BUDGET ((size_t)64 << 20)
+
+static double cfg_cost(int32_t cfg, int64_t L, int64_t n)
+{
+    const int64_t G = dpa_phmm_cfgs[cfg].g, R = dpa_phmm_cfgs[cfg].r;
+    const int64_t passes = (L + G * R - 1) / (G * R);
+    const double per_cell = R == 16 ? 11.0 : 13.5;
+    double c = (double)passes * (double)(n + G - 1) * (double)(G * R) * per_cell;
+    if (passes > 1) c += (double)passes * (double)n * 96.0;
+    return c;
+}
+
+static int32_t choose_cfg(const dpa_cuda_backend *b, int64_t L, int64_t n)
+{
+    if (b->force_cfg >= 0) return b->force_cfg;
+    int32_t best = DPA_PHMM_NUM_CFG - 1;
+    double best_c = cfg_cost(best, L, n);
+    for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++) {
+        double v = cfg_cost(c, L, n);
+        if (v < best_c) {
+            best_c = v;
+            best = c;
+        }
+    }
+    return best;
+}
+
+/* LSD radix sort of (key, value) pairs, 4 passes of 8 bits; tmp holds 2n entries. */
+static void radix_sort(uint32_t *key, uint32_t *val, uint32_t *tk, uint32_t *tv, int64_t n)
+{
+    for (int shift = 0; shift < 32; shift += 8) {
+        int64_t count[257];
+        memset(count, 0, sizeof count);
+        for (int64_t i = 0; i < n; i++) count[((key[i] >> shift) & 0xff) + 1]++;
+        if (count[1] == n) continue; /* all in one bucket: nothing moves */
+        for (int i = 0; i < 256; i++) count[i + 1] += count[i];
+        for (int64_t i = 0; i < n; i++) {
+            int64_t d = count[(key[i] >> shift) & 0xff]++;
+            tk[d] = key[i];
+            tv[d] = val[i];
+        }
+        memcpy(key, tk, (size_t)n * 4);
+        memcpy(val, tv, (size_t)n * 4);
+    }
+}
+
+/* Layout of one chunk in the pinned buffer and on the device. */
+typedef struct chunk_layout {
+    size_t rdata, rgcp, hcode, pairs, warps, count, res, h2d_end, d2h_end;
+    size_t flags, scratch, dscratch, dev_end;
+} chunk_layout;
+
+/* One chunk: tasks[0..n) of the call. */
+static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
+                            const dpa_pairhmm_batch *batch, const dpa_phmm_task *tasks,
+                            int64_t n, int64_t read_pos_total, int64_t hap_pos_total,
+                            int32_t precision, double *out, int64_t *double_recomputes,
+                            dpa_cuda_err *err)
+{
+    dpa_status status = DPA_OK;
+    const uint32_t stamp = s->stamp;
+    /* host scratch: per pair cfg key/idx (+ sort temporaries), distinct reads/haps */
+    size_t need = (size_t)n * 4 * 4 + (size_t)n * 8;
+    uint8_t *hs = (uint8_t *)dpa_cuda_slot_scratch(s, need);
+    if (!hs) return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "CUDA pairhmm: host scratch");
+    uint32_t *key = (uint32_t *)hs, *idx = key + n, *tk = idx + n, *tv = tk + n;
+    int32_t *uniq = (int32_t *)(tv + n); /* distinct reads then haps, in first-use order */
+
+    /* ---- distinct reads / haps (positions were assigned by the caller's scan) ---- */
+    int64_t nur = 0, nuh = 0;
+    int32_t max_hap = 1;
+    for (int64_t k = 0; k < n; k++) {
+        const int32_t r = tasks[k].read, h = tasks[k].hap;
+        if (s->rmark[r] == stamp) {
+            s->rmark[r] = stamp + 0x80000000u; /* listed */
+            uniq[nur++] = r;
+        }
+        if (batch->hap_lengths[h] > max_hap) max_hap = batch->hap_lengths[h];
+    }
+    int32_t *uniqh = uniq + nur;
+    for (int64_t k = 0; k < n; k++) {
+        const int32_t h = tasks[k].hap;
+        if (s->hmark[h] == stamp) {
+            s->hmark[h] = stamp + 0x80000000u;
+            uniqh[nuh++] = h;
+        }
+    }
+
+    /* ---- configuration and sort key per pair ---- */
+    for (int64_t k = 0; k < n; k++) {
+        const int64_t L = batch->read_lengths[tasks[k].read];
+        const int64_t hn = batch->hap_lengths[tasks[k].hap];
+        const int32_t c = choose_cfg(b, L, hn);
+        const int64_t GR = (int64_t)dpa_phmm_cfgs[c].g * dpa_phmm_cfgs[c].r;
+        int64_t passes = (L + GR - 1) / GR;
+        if (passes > 127) passes = 127;
+        /* ascending key = cfg, then passes descending, then hap length descending */
+        key[k] = ((uint32_t)c << 28) | ((uint32_t)(127 - passes) << 21) |
+                 (uint32_t)((1 << 21) - 1 - hn);
+        idx[k] = (uint32_t)k;
+    }
+    radix_sort(key, idx, tk, tv, n);
+
+    /* ---- warp tasks and scratch ---- */
+    int64_t nwarps = 0, scratch_cells = 0;
+    int32_t cfg_first_warp[DPA_PHMM_NUM_CFG + 1];
+    for (int32_t c = 0; c <= DPA_PHMM_NUM_CFG; c++) cfg_first_warp[c] = 0;
+    const int alphabet_ok = 1; /* decided after packing (codes are assigned there) */
+    (void)alphabet_ok;
+    /* first count warps per configuration (pairs of one cfg are consecutive) */
+    {
+        int64_t k = 0;
+        while (k < n) {
+            const int32_t c = (int32_t)(key[k] >> 28);
+            const int32_t P = 32 / dpa_phmm_cfgs[c].g;
+            int64_t e = k;
+            while (e < n && (int32_t)(key[e] >> 28) == c) e++;
+            cfg_first_warp[c + 1] = (int32_t)((e - k + P - 1) / P);
+            k = e;
+        }
+        for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++) cfg_first_warp[c + 1] += cfg_first_warp[c];
+        nwarps = cfg_first_warp[DPA_PHMM_NUM_CFG];
+    }
+    /* double pass grid: persistent warps, scratch bounded */
+    int64_t dwarps = n < (int64_t)d->sms * 8 ? n : (int64_t)d->sms * 8;
+    while (dwarps > 4 && (size_t)dwarps * (size_t)(max_hap + 1) * 32 > DPA_F64_SCRATCH_BUDGET)
+        dwarps /= 2;
+    dwarps = (dwarps + 3) / 4 * 4;
+
+    /* scratch cells of multi-pass warps: computed while writing the warp table below, but
+     * sized now: sum over warps of (hap length of its first pair + 1) * P */
+    for (int64_t k = 0, w = 0; k < n; w++) {
+        const int32_t c = (int32_t)(key[k] >> 28);
+        const int32_t P = 32 / dpa_phmm_cfgs[c].g;
+        const int32_t passes = 127 - (int32_t)((key[k] >> 21) & 127);
+        const int64_t hn = (1 << 21) - 1 - (int64_t)(key[k] & ((1 << 21) - 1));
+        if (passes > 1) scratch_cells += (hn + 1) * P;
+        int64_t e = k + 1;
+        while (e < n && e - k < P && (int32_t)(key[e] >> 28) == c) e++;
+        k = e;
+    }
+
+    chunk_layout lo;
+    lo.rdata = 0;
+    lo.rgcp = ALIGN_UP(lo.rdata + (size_t)read_pos_total * 4);
+    lo.hcode = ALIGN_UP(lo.rgcp + (size_t)read_pos_total);
+    lo.pairs = ALIGN_UP(lo.hcode + (size_t)hap_pos_total);
+    lo.warps = ALIGN_UP(lo.pairs + (size_t)n * sizeof(dpa_phmm_pdesc));
+    lo.count = ALIGN_UP(lo.warps + (size_t)nwarps * sizeof(dpa_phmm_wdesc));
+    lo.res = lo.count + 256;
+    lo.h2d_end = lo.res;
+    lo.d2h_end = lo.res + (size_t)n * 8;
+    lo.flags = ALIGN_UP(lo.d2h_end);
+    lo.scratch = ALIGN_UP(lo.flags + (size_t)n * 4);
+    lo.dscratch = ALIGN_UP(lo.scratch + (size_t)scratch_cells * 16);
+    lo.dev_end = lo.dscratch + (size_t)dwarps * (size_t)(max_hap + 1) * 32;
+
+    if ((status = dpa_cuda_slot_reserve(s, lo.dev_end, lo.d2h_end, err)) != DPA_OK) return status;
+
+    {
+        uint8_t *h = (uint8_t *)s->hbuf;
+        uint8_t *dv = (uint8_t *)s->dbuf;
+        uint32_t *rdata = (uint32_t *)(h + lo.rdata);
+        uint8_t *rgcp = h + lo.rgcp;
+        uint8_t *hcode = h + lo.hcode;
+        dpa_phmm_pdesc *pairs = (dpa_phmm_pdesc *)(h + lo.pairs);
+        dpa_phmm_wdesc *warps = (dpa_phmm_wdesc *)(h + lo.warps);
+        int32_t *count = (int32_t *)(h + lo.count);
+        const double *res = (const double *)(h + lo.res);
+        uint8_t lut[256];
+        int32_t ncodes = 1;
+        memset(lut, 0xff, sizeof lut);
+        lut['N'] = 0;
+
+        /* reads: code | bq | iq | dq, and gcp */
+        for (int64_t u = 0; u < nur; u++) {
+            const int32_t r = uniq[u];
+            const int64_t off = batch->read_offsets[r];
+            const int32_t len = batch->read_lengths[r];
+            const uint32_t p = s->rpos[r];
+            const uint8_t *rb = batch->read_bases + off, *bq = batch->base_quals + off;
+            const uint8_t *iq = batch->ins_quals + off, *dq = batch->del_quals + off;
+            for (int32_t i = 0; i < len; i++) {
+                uint8_t c = lut[rb[i]];
+                if (c == 0xff) c = lut[rb[i]] = (uint8_t)ncodes++;
+                rdata[p + i] = (uint32_t)c | ((uint32_t)bq[i] << 8) | ((uint32_t)iq[i] << 16) |
+                               ((uint32_t)dq[i] << 24);
+            }
+            memcpy(rgcp + p, batch->gcp_quals + off, (size_t)len);
+        }
+        for (int64_t u = 0; u < nuh; u++) {
+            const int32_t hh = uniqh[u];
+            const uint8_t *hb = batch->hap_bases + batch->hap_offsets[hh];
+            const int32_t len = batch->hap_lengths[hh];
+            uint8_t *dst = hcode + s->hpos[hh];
+            for (int32_t i = 0; i < len; i++) {
+                uint8_t c = lut[hb[i]];
+                if (c == 0xff) c = lut[hb[i]] = (uint8_t)ncodes++;
+                dst[i] = c;
+            }
+        }
+        /* pairs in sorted order; res index = chunk-local task index */
+        for (int64_t k = 0; k < n; k++) {
+            const dpa_phmm_task *t = &tasks[idx[k]];
+            dpa_phmm_pdesc *pd = &pairs[k];
+            pd->read_off = s->rpos[t->read];
+            pd->read_len = batch->read_lengths[t->read];
+            pd->hap_off = s->hpos[t->hap];
+            pd->hap_len = batch->hap_lengths[t->hap];
+            pd->res = (int32_t)idx[k];
+            pd->pad_ = 0;
+        }
+        /* warp tasks */
+        {
+            int64_t w = 0, sc = 0;
+            for (int64_t k = 0; k < n; w++) {
+                const int32_t c = (int32_t)(key[k] >> 28);
+                const int32_t G = dpa_phmm_cfgs[c].g, P = 32 / G;
+                const int32_t passes = 127 - (int32_t)((key[k] >> 21) & 127);
+                int64_t e = k + 1;
+                while (e < n && e - k < P && (int32_t)(key[e] >> 28) == c) e++;
+                warps[w].first = (int32_t)k;
+                warps[w].count = (int32_t)(e - k);
+                warps[w].steps = pairs[k].hap_len + G - 1;
+                /* true passes (the key caps at 127) */
+                int64_t mp = 0;
+                for (int64_t q = k; q < e; q++) {
+                    int64_t pp = (pairs[q].read_len + (int64_t)G * dpa_phmm_cfgs[c].r - 1) /
+                                 ((int64_t)G * dpa_phmm_cfgs[c].r);
+                    if (pp > mp) mp = pp;
+                }
+                warps[w].passes = (int32_t)mp;
+                warps[w].scratch = sc;
+                if (passes > 1) sc += (int64_t)(pairs[k].hap_len + 1) * P;
+                k = e;
+            }
+        }
+        *count = 0;
+
+        const int use_float = precision != DPA_PRECISION_DOUBLE && ncodes <= d->max_codes;
+        dpa_phmm_kargs a;
+        memset(&a, 0, sizeof a);
+        a.rdata = (const uint32_t *)(dv + lo.rdata);
+        a.rgcp = dv + lo.rgcp;
+        a.hcode = dv + lo.hcode;
+        a.pairs = (const dpa_phmm_pdesc *)(dv + lo.pairs);
+        a.num_codes = ncodes;
+        a.res = (double *)(dv + lo.res);
+        a.count = (int32_t *)(dv + lo.count);
+        a.flags = (int32_t *)(dv + lo.flags);
+        a.max_hap = max_hap;
+        a.err = d->d_err;
+
+        DPA_CUDA_TRY(err, cudaMemcpyAsync(dv, h, lo.h2d_end, cudaMemcpyHostToDevice, s->stream));
+        if (use_float) {
+            a.scratch = dv + lo.scratch;
+            for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++) {
+                const int32_t w0 = cfg_first_warp[c], nw = cfg_first_warp[c + 1] - w0;
+                if (nw == 0) continue;
+                dpa_phmm_kargs ka = a;
+                ka.warps = (const dpa_phmm_wdesc *)(dv + lo.warps) + w0;
+                ka.num_warps = nw;
+                void *args[] = { &ka };
+                const int wpb = DPA_PHMM_BLOCK / 32;
+                DPA_CUDA_TRY(err, cudaLaunchKernel(dpa_phmm_kernel_f32(c),
+                                                   dim3((unsigned)((nw + wpb - 1) / wpb)),
+                                                   dim3(DPA_PHMM_BLOCK), args,
+                                                   dpa_phmm_smem_f32(c, ncodes), s->stream));
+            }
+        }
+        {
+            dpa_phmm_kargs ka = a;
+            ka.scratch = dv + lo.dscratch;
+            if (!use_float) {
+                ka.flags = NULL; /* every pair */
+                ka.num_pairs = (int32_t)n;
+            }
+            void *args[] = { &ka };
+            DPA_CUDA_TRY(err, cudaLaunchKernel(dpa_phmm_kernel_f64(), dim3((unsigned)(dwarps / 4)),
+                                               dim3(DPA_PHMM_BLOCK), args, 0, s->stream));
+        }
+        DPA_CUDA_TRY(err, cudaMemcpyAsync(h + lo.count, dv + lo.count, lo.d2h_end - lo.count,
+                                          cudaMemcpyDeviceToHost, s->stream));
+        DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
+
+        for (int64_t k = 0; k < n; k++) out[tasks[k].out] = res[k];
+        *double_recomputes += use_float ? (int64_t)*count : 0;
+    }
+cleanup:
+    return status;
+}
+
+dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
+                                const dpa_pairhmm_batch *batch, const dpa_phmm_task *tasks,
+                                int64_t n, int32_t precision, double *out,
+                                int64_t *double_recomputes, dpa_cuda_err *err)
+{
+    dpa_status status = dpa_cuda_slot_marks(s, batch->num_reads, batch->num_haps);
+    if (status != DPA_OK)
+        return dpa_cuda_fail_msg(err, status, "CUDA pairhmm: out of host memory for marks");
+    int64_t pos = 0;
+    while (pos < n) {
+        /* new chunk: the "seen" stamp (low 31 bits; bit 31 marks "listed") */
+        s->stamp = (s->stamp + 1) & 0x7fffffffu;
+        if (s->stamp == 0) {
+            memset(s->rmark, 0, (size_t)s->marks_reads * 4);
+            memset(s->hmark, 0, (size_t)s->marks_haps * 4);
+            s->stamp = 1;
+        }
+        const uint32_t stamp = s->stamp;
+        int64_t rp = 0, hp = 0, bytes = 0, e = pos;
+        while (e < n) {
+            const dpa_phmm_task *t = &tasks[e];
+            const int64_t L = batch->read_lengths[t->read], hn = batch->hap_lengths[t->hap];
+            const int new_r = (s->rmark[t->read] & 0x7fffffffu) != stamp;
+            const int new_h = (s->hmark[t->hap] & 0x7fffffffu) != stamp;
+            const int32_t c = choose_cfg(b, L, hn);
+            const int64_t G = dpa_phmm_cfgs[c].g, GR = G * dpa_phmm_cfgs[c].r;
+            int64_t add = 64 + (new_r ? L * 5 : 0) + (new_h ? hn : 0);
+            if ((L + GR - 1) / GR > 1) add += (hn + 1) * (32 / G) * 16;
+            /* (64 per pair: descriptor, result, flag, warp share, host sort scratch) */
+            if (e > pos && bytes + add > (int64_t)b->chunk_bytes) break;
+            if (rp + L > 0xfffffff0LL || hp + hn > 0xfffffff0LL || e - pos >= 0x3fffffffLL) {
+                if (e > pos) break;
+            }
+            bytes += add;
+            if (new_r) {
+                s->rmark[t->read] = stamp;
+                s->rpos[t->read] = (uint32_t)rp;
+                rp += L;
+            }
+            if (new_h) {
+                s->hmark[t->hap] = stamp;
+                s->hpos[t->hap] = (uint32_t)hp;
+                hp += hn;
+            }
+            e++;
+        }
+        status = run_chunk(b, d, s, batch, tasks + pos, e - pos, rp, hp, precision, out,
+                           double_recomputes, err);
+        if (status != DPA_OK) return status;
+        pos = e;
+    }
+    return DPA_OK;
+}
