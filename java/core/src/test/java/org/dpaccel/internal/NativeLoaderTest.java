@@ -12,9 +12,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.broadinstitute.gatk.nativebindings.pairhmm.PairHMMNativeBinding;
+import org.dpaccel.Backend;
 import org.dpaccel.DpaContext;
 import org.dpaccel.Isa;
 import org.dpaccel.gatk.DpaPairHmm;
+import org.dpaccel.pairhmm.PairHmm;
+import org.dpaccel.pairhmm.PairHmmBatch;
+import org.dpaccel.pairhmm.Precision;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -79,6 +83,12 @@ class NativeLoaderTest {
             assertTrue(ctx.threads() >= 1);
             Isa isa = ctx.isa();
             assertTrue(line.contains("isa=" + isa.id()), line);
+            // and it computes: 1x1 match, hand-derived log10((1 - 1e-3) * (1 - 0.1))
+            PairHmmBatch b = PairHmmBatch.builder()
+                .addRead(new byte[] {'A'}, new byte[] {30}, new byte[] {45}, new byte[] {45}, new byte[] {10})
+                .addHaplotype(new byte[] {'A'}).build();
+            double[] r = PairHmm.compute(ctx, b, Precision.FLOAT_THEN_DOUBLE, Backend.CPU);
+            assertEquals(Math.log10(0.999 * 0.9), r[0], 1e-6);
         }
     }
 
