@@ -41,7 +41,6 @@ DPA_API dpa_status dpa_context_create(const dpa_options *options, dpa_context **
         return st;
     }
     dpa_phmm_select(ctx->cfg.isa_mask, &ctx->phmm);
-    atomic_init(&ctx->warned_gpu_fallback, 0);
     if (ctx->cfg.gpu_disable)
         snprintf(ctx->cuda.reason, sizeof ctx->cuda.reason, "GPU disabled by configuration");
     else
@@ -125,7 +124,7 @@ DPA_API dpa_status dpa_context_describe(const dpa_context *ctx, char *buf, size_
                                       info.usable ? "" : " retired");
         }
     } else {
-        snprintf(gpus, sizeof gpus, "no GPU: %s", ctx->cuda.reason);
+        snprintf(gpus, sizeof gpus, "no GPU: %.600s", ctx->cuda.reason);
     }
     snprintf(buf, len, "dpaccel %s: isa=%s threads=%d backend=%s; %s", DPA_VERSION_STRING,
              ctx->phmm.name, ctx->cfg.threads, dpa_backend_name(ctx->cfg.backend), gpus);

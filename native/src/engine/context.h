@@ -7,7 +7,8 @@
 #define DPA_ENGINE_CONTEXT_H
 
 #include <stdarg.h>
-#include <stdatomic.h>
+
+#include "common/status.h"
 
 #include "cpu/pairhmm/pairhmm.h"
 #include "engine/cuda_loader.h"
@@ -28,7 +29,7 @@ struct dpa_context {
     dpa_phmm_ops phmm;
     dpa_threadpool *pool;
     dpa_cuda cuda;
-    atomic_int warned_gpu_fallback; /* the GPU->CPU fallback warning is logged once */
+    int warned_gpu_fallback; /* set once (atomically) when the GPU->CPU fallback warning is logged */
 };
 
 /* Resolves options + environment + defaults into cfg. */

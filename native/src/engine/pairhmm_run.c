@@ -8,6 +8,7 @@
  * (balanced for mixed lengths); with only GPUs each device takes an equal share of cells.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,7 +181,7 @@ static void *gpu_feeder(void *arg)
             continue;
         }
         /* Faults degrade, never crash: recompute this unit on the CPU, identically. */
-        if (atomic_exchange(&R->ctx->warned_gpu_fallback, 1) == 0)
+        if (__atomic_exchange_n(&R->ctx->warned_gpu_fallback, 1, __ATOMIC_ACQ_REL) == 0)
             dpa_log(R->ctx, DPA_LOG_WARN,
                     "GPU %d failed (%s: %s); recomputing on the CPU (logged once per context)",
                     f->device, dpa_status_name(st), err);

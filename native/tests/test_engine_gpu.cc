@@ -1,0 +1,178 @@
+// The engine's GPU paths through the public API: GPU, AUTO and HYBRID against the CPU,
+// identical run to run, and the fault path (a GPU error injected through the CUDA
+// backend's test-only switch: the batch is recomputed on the CPU with identical results,
+// one warning is logged, a sticky fault retires the device). Runs as its own CTest entry
+// without DPACCEL_GPU_DISABLE; skipped loudly on machines without a usable GPU.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <mutex>
+
+#include "test_util.h"
+extern "C" {
+#include "engine/context.h"
+}
+
+using namespace dpa_test;
+
+namespace {
+
+struct LogSink {
+    std::mutex m;
+    std::vector<std::string> warnings;
+    static void fn(void *user, dpa_log_level level, const char *msg)
+    {
+        auto *s = static_cast<LogSink *>(user);
+        std::lock_guard<std::mutex> g(s->m);
+        if (level == DPA_LOG_WARN) s->warnings.emplace_back(msg);
+    }
+};
+
+dpa_context *make(int backend, LogSink *sink = nullptr)
+{
+    dpa_options o;
+    dpa_options_init(&o);
+    o.num_threads = 4;
+    o.backend = backend;
+    o.gpu_disable = 0;
+    if (sink) {
+        o.log_fn = LogSink::fn;
+        o.log_user = sink;
+    }
+    dpa_context *ctx = nullptr;
+    if (dpa_context_create(&o, &ctx) != DPA_OK) return nullptr;
+    return ctx;
+}
+
+Batch mixed(std::mt19937_64 &rng, int groups)
+{
+    Batch b;
+    for (int g = 0; g < groups; g++) {
+        int nh = 1 + (int)(rng() % 4), nr = 1 + (int)(rng() % 40);
+        std::string ref = random_bases(rng, 1 + (int)(rng() % 600), "ACGTN");
+        for (int h = 0; h < nh; h++) b.haps.push_back(random_bases(rng, 1 + (int)(rng() % 700)));
+        for (int r = 0; r < nr; r++) {
+            int len = 1 + (int)(rng() % 400);
+            b.reads.push_back(rng() % 3 ? gatk_read(rng, ref, len) : random_read(rng, len, 6, 127));
+        }
+        b.group_reads.push_back(nr);
+        b.group_haps.push_back(nh);
+    }
+    return b;
+}
+
+std::vector<double> run(dpa_context *ctx, Batch &b, int backend, dpa_pairhmm_stats *st,
+                        int precision = DPA_PRECISION_FLOAT_THEN_DOUBLE)
+{
+    dpa_pairhmm_batch v = b.view();
+    std::vector<double> out((size_t)b.results(), NAN);
+    dpa_pairhmm_params p;
+    dpa_pairhmm_params_init(&p);
+    p.backend = backend;
+    p.precision = precision;
+    EXPECT_EQ(dpa_pairhmm_compute(ctx, &v, &p, out.data(), (int64_t)out.size(), st), DPA_OK)
+        << dpa_last_error();
+    return out;
+}
+
+bool close_enough(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b || std::fabs(a - b) <= 1e-4; }
+
+}  // namespace
+
+class EngineGpu : public ::testing::Test {
+  protected:
+    void SetUp() override
+    {
+        probe = make(DPA_BACKEND_AUTO);
+        int32_t n = 0;
+        if (probe) dpa_context_device_count(probe, &n);
+        if (n == 0) {
+            char line[2048] = "";
+            if (probe) dpa_context_describe(probe, line, sizeof line);
+            GTEST_SKIP() << "SKIPPED (no usable GPU on this machine): " << line;
+        }
+    }
+    void TearDown() override { dpa_context_destroy(probe); }
+    dpa_context *probe = nullptr;
+};
+
+TEST_F(EngineGpu, GpuAutoHybridAgreeWithCpuAndRepeatBitwise)
+{
+    uint64_t seed = test_seed();
+    SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    Batch b = mixed(rng, 60);
+    dpa_pairhmm_stats cpu_st, gpu_st, gpu2_st, hy_st, auto_st;
+    std::vector<double> cpu = run(probe, b, DPA_BACKEND_CPU, &cpu_st);
+    std::vector<double> gpu = run(probe, b, DPA_BACKEND_GPU, &gpu_st);
+    std::vector<double> gpu2 = run(probe, b, DPA_BACKEND_GPU, &gpu2_st);
+    std::vector<double> hy = run(probe, b, DPA_BACKEND_HYBRID, &hy_st);
+    std::vector<double> au = run(probe, b, DPA_BACKEND_AUTO, &auto_st);
+    EXPECT_EQ(cpu_st.gpu_pairs, 0);
+    EXPECT_EQ(gpu_st.gpu_pairs, gpu_st.pairs);
+    for (size_t i = 0; i < cpu.size(); i++) {
+        ASSERT_TRUE(close_enough(cpu[i], gpu[i])) << i << ": cpu " << cpu[i] << " gpu " << gpu[i];
+        ASSERT_TRUE(close_enough(cpu[i], hy[i])) << i << ": cpu " << cpu[i] << " hybrid " << hy[i];
+        ASSERT_TRUE(close_enough(cpu[i], au[i])) << i;
+        ASSERT_EQ(std::memcmp(&gpu[i], &gpu2[i], sizeof(double)), 0) << "GPU not repeatable at " << i;
+    }
+    std::vector<double> d = run(probe, b, DPA_BACKEND_GPU, &gpu_st, DPA_PRECISION_DOUBLE);
+    std::vector<double> dc = run(probe, b, DPA_BACKEND_CPU, &cpu_st, DPA_PRECISION_DOUBLE);
+    for (size_t i = 0; i < d.size(); i++) ASSERT_TRUE(close_enough(d[i], dc[i])) << i;
+}
+
+TEST_F(EngineGpu, AutoKeepsTinyBatchesOnTheCpu)
+{
+    std::mt19937_64 rng(5);
+    Batch b;
+    b.haps.push_back(random_bases(rng, 20));
+    b.reads.push_back(gatk_read(rng, b.haps[0], 10));
+    dpa_pairhmm_stats st;
+    run(probe, b, DPA_BACKEND_AUTO, &st);
+    EXPECT_EQ(st.gpu_pairs, 0);
+}
+
+TEST_F(EngineGpu, InjectedFaultsFallBackToIdenticalCpuResults)
+{
+    uint64_t seed = test_seed();
+    SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    Batch b = mixed(rng, 20);
+    LogSink sink;
+    dpa_context *ctx = make(DPA_BACKEND_GPU, &sink);
+    ASSERT_NE(ctx, nullptr) << dpa_last_error();
+    dpa_pairhmm_stats st;
+    std::vector<double> cpu = run(ctx, b, DPA_BACKEND_CPU, &st);
+
+    // out of memory: recomputed on the CPU, device stays in service
+    ASSERT_EQ(ctx->cuda.ops->inject_fault(ctx->cuda.backend, 0, DPA_CUDA_FAULT_OOM), DPA_OK);
+    std::vector<double> oom = run(ctx, b, DPA_BACKEND_GPU, &st);
+    for (size_t i = 0; i < cpu.size(); i++)
+        ASSERT_EQ(std::memcmp(&cpu[i], &oom[i], sizeof(double)), 0) << "fallback differs at " << i;
+    dpa_device_info info;
+    ASSERT_EQ(dpa_context_device_info(ctx, 0, &info), DPA_OK);
+    EXPECT_EQ(info.usable, 1);
+
+    // sticky: device 0 retired, results still identical, one warning per context
+    ASSERT_EQ(ctx->cuda.ops->inject_fault(ctx->cuda.backend, 0, DPA_CUDA_FAULT_STICKY), DPA_OK);
+    std::vector<double> sticky = run(ctx, b, DPA_BACKEND_GPU, &st);
+    for (size_t i = 0; i < cpu.size(); i++)
+        ASSERT_EQ(std::memcmp(&cpu[i], &sticky[i], sizeof(double)), 0) << i;
+    ASSERT_EQ(dpa_context_device_info(ctx, 0, &info), DPA_OK);
+    EXPECT_EQ(info.usable, 0);
+    EXPECT_EQ(sink.warnings.size(), 1u);
+    int32_t devices = 0;
+    dpa_context_device_count(ctx, &devices);
+    if (devices == 1) {
+        dpa_pairhmm_batch v = b.view();
+        std::vector<double> out((size_t)b.results());
+        dpa_pairhmm_params p;
+        dpa_pairhmm_params_init(&p);
+        p.backend = DPA_BACKEND_GPU;
+        EXPECT_EQ(dpa_pairhmm_compute(ctx, &v, &p, out.data(), (int64_t)out.size(), nullptr),
+                  DPA_ERR_NO_DEVICE);
+        EXPECT_NE(std::string(dpa_last_error()).find("retired"), std::string::npos) << dpa_last_error();
+    }
+    dpa_context_destroy(ctx);
+}
