@@ -1,0 +1,133 @@
+package org.dpaccel.gatk.dropin;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.broadinstitute.gatk.nativebindings.pairhmm.HaplotypeDataHolder;
+import org.broadinstitute.gatk.nativebindings.pairhmm.ReadDataHolder;
+import org.dpaccel.gatk.DpaPairHmm;
+
+/**
+ * JVM-wide counters of the drop-in: how many computeLikelihoods batches, read x haplotype pairs
+ * and DP cells (read length x haplotype length) went through it, and the wall time inside. The
+ * summary line at {@code done()} and the optional stats file ({@code -Ddpaccel.gatk.stats=FILE},
+ * java.util.Properties format, rewritten at every {@code done()} and at JVM exit) are how a run
+ * proves it used dpaccel: {@code engine=dpaccel} and {@code dpaccel.calls} (from
+ * {@link DpaPairHmm#callCount()}) above zero.
+ */
+public final class DropInStats {
+    private static final Logger LOG = System.getLogger("org.dpaccel.gatk");
+    private static final AtomicLong BATCHES = new AtomicLong();
+    private static final AtomicLong PAIRS = new AtomicLong();
+    private static final AtomicLong CELLS = new AtomicLong();
+    private static final AtomicLong NANOS = new AtomicLong();
+    private static final AtomicBoolean HOOK = new AtomicBoolean();
+    private static volatile String engine = "none";
+    private static volatile String gklClass = "";
+    private static volatile int threads;
+
+    private DropInStats() {
+    }
+
+    static void engine(String e, String cls) {
+        engine = e;
+        gklClass = cls;
+    }
+
+    static void threads(int n) {
+        threads = n;
+    }
+
+    static void record(ReadDataHolder[] reads, HaplotypeDataHolder[] haps, long nanos) {
+        long readBases = 0;
+        for (ReadDataHolder r : reads) {
+            readBases += r.readBases.length;
+        }
+        long hapBases = 0;
+        for (HaplotypeDataHolder h : haps) {
+            hapBases += h.haplotypeBases.length;
+        }
+        BATCHES.incrementAndGet();
+        PAIRS.addAndGet((long) reads.length * haps.length);
+        CELLS.addAndGet(readBases * hapBases);
+        NANOS.addAndGet(nanos);
+    }
+
+    public static long batches() {
+        return BATCHES.get();
+    }
+
+    public static long pairs() {
+        return PAIRS.get();
+    }
+
+    public static long cells() {
+        return CELLS.get();
+    }
+
+    public static String engine() {
+        return engine;
+    }
+
+    /** One line: engine, counts, time. */
+    public static String summary() {
+        double s = NANOS.get() * 1e-9;
+        return String.format(Locale.ROOT,
+            "dpaccel GATK drop-in summary: engine %s (%s), %d computeLikelihoods batches, DpaPairHmm.callCount() %d,"
+                + " %d read x haplotype pairs, %.4g cells, %.3f s inside computeLikelihoods, %.3f GCUPS",
+            engine, gklClass, BATCHES.get(), DpaPairHmm.callCount(), PAIRS.get(), (double) CELLS.get(), s,
+            s > 0 ? CELLS.get() / s * 1e-9 : 0.0);
+    }
+
+    static void report() {
+        LOG.log(Level.INFO, summary());
+        writeStatsFile();
+    }
+
+    static void registerShutdownWriter() {
+        String f = System.getProperty(DropInPairHmm.STATS_PROPERTY);
+        if (f != null && !f.isBlank() && HOOK.compareAndSet(false, true)) {
+            Runtime.getRuntime().addShutdownHook(new Thread(DropInStats::writeStatsFile, "dpaccel-gatk-stats"));
+        }
+    }
+
+    static synchronized void writeStatsFile() {
+        String f = System.getProperty(DropInPairHmm.STATS_PROPERTY);
+        if (f == null || f.isBlank()) {
+            return;
+        }
+        Path target = Paths.get(f.trim()).toAbsolutePath();
+        try {
+            Path dir = target.getParent();
+            if (dir != null) {
+                Files.createDirectories(dir);
+            }
+            Path tmp = Files.createTempFile(dir, ".dpaccel-stats", ".tmp");
+            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                w.write("# dpaccel GATK drop-in counters (java.util.Properties)\n");
+                w.write("engine=" + engine + "\n");
+                w.write("gkl.class=" + gklClass + "\n");
+                w.write("threads=" + threads + "\n");
+                w.write("batches=" + BATCHES.get() + "\n");
+                w.write("dpaccel.calls=" + DpaPairHmm.callCount() + "\n");
+                w.write("pairs=" + PAIRS.get() + "\n");
+                w.write("cells=" + CELLS.get() + "\n");
+                w.write("seconds=" + String.format(Locale.ROOT, "%.6f", NANOS.get() * 1e-9) + "\n");
+            }
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "dpaccel GATK drop-in: cannot write -D" + DropInPairHmm.STATS_PROPERTY + "=" + f
+                + ": " + e);
+        }
+    }
+}
