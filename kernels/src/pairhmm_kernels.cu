@@ -32,6 +32,12 @@
 
 #include "pairhmm_cuda.h"
 
+/* Minimum resident blocks per SM for the R = 16 float kernels (register cap 65536 /
+ * (128 * this)); see docs/pairhmm-cuda.md for the measured trade-off. */
+#ifndef DPA_PHMM_MINB16
+#define DPA_PHMM_MINB16 2
+#endif
+
 namespace {
 
 struct __align__(32) dcell {
@@ -42,12 +48,12 @@ template <typename T> struct ptraits;
 template <> struct ptraits<float> {
     typedef float4 cell;
     static __device__ __forceinline__ float initial() { return 0x1p120f; }
-    static constexpr double log10_initial = 36.12359947967774;
+    static constexpr double log10_initial = 36.12359947967774; /* 120 log10(2) */
 };
 template <> struct ptraits<double> {
     typedef dcell cell;
     static __device__ __forceinline__ double initial() { return 0x1p1020; }
-    static constexpr double log10_initial = 307.05059992853323;
+    static constexpr double log10_initial = 307.0505955772608; /* 1020 log10(2) */
 };
 
 __device__ __forceinline__ void cell_get(const float4 &c, float &m, float &i, float &d)
@@ -279,7 +285,7 @@ __device__ __forceinline__ void put_f32(const dpa_phmm_kargs &a, int32_t pidx, i
 
 /* One warp task per warp: up to 32/G pairs of one configuration. */
 template <int G, int R>
-__global__ void __launch_bounds__(DPA_PHMM_BLOCK) phmm_f32(const dpa_phmm_kargs a)
+__global__ void __launch_bounds__(DPA_PHMM_BLOCK, R == 16 ? DPA_PHMM_MINB16 : 4) phmm_f32(const dpa_phmm_kargs a)
 {
     extern __shared__ float4 smem_tbl[];
     const int wid = blockIdx.x * (DPA_PHMM_BLOCK / 32) + threadIdx.x / 32;

@@ -155,10 +155,16 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
         const int32_t c = (int32_t)(key[k] >> 28);
         const int32_t P = 32 / dpa_phmm_cfgs[c].g;
         const int32_t passes = 127 - (int32_t)((key[k] >> 21) & 127);
-        const int64_t hn = (1 << 21) - 1 - (int64_t)(key[k] & ((1 << 21) - 1));
-        if (passes > 1) scratch_cells += (hn + 1) * P;
         int64_t e = k + 1;
         while (e < n && e - k < P && (int32_t)(key[e] >> 28) == c) e++;
+        /* the longest haplotype of the warp (pairs with fewer passes sort later and may
+         * have longer haplotypes) sizes its sweep and its boundary rows */
+        int64_t hmax = 0;
+        for (int64_t q = k; q < e; q++) {
+            const int64_t hq = (1 << 21) - 1 - (int64_t)(key[q] & ((1 << 21) - 1));
+            if (hq > hmax) hmax = hq;
+        }
+        if (passes > 1) scratch_cells += (hmax + 1) * P;
         k = e;
     }
 
@@ -241,19 +247,20 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
                 const int32_t passes = 127 - (int32_t)((key[k] >> 21) & 127);
                 int64_t e = k + 1;
                 while (e < n && e - k < P && (int32_t)(key[e] >> 28) == c) e++;
-                warps[w].first = (int32_t)k;
-                warps[w].count = (int32_t)(e - k);
-                warps[w].steps = pairs[k].hap_len + G - 1;
-                /* true passes (the key caps at 127) */
-                int64_t mp = 0;
+                /* true passes (the key caps at 127) and the longest haplotype */
+                int64_t mp = 0, hmax = 0;
                 for (int64_t q = k; q < e; q++) {
                     int64_t pp = (pairs[q].read_len + (int64_t)G * dpa_phmm_cfgs[c].r - 1) /
                                  ((int64_t)G * dpa_phmm_cfgs[c].r);
                     if (pp > mp) mp = pp;
+                    if (pairs[q].hap_len > hmax) hmax = pairs[q].hap_len;
                 }
+                warps[w].first = (int32_t)k;
+                warps[w].count = (int32_t)(e - k);
+                warps[w].steps = (int32_t)(hmax + G - 1);
                 warps[w].passes = (int32_t)mp;
                 warps[w].scratch = sc;
-                if (passes > 1) sc += (int64_t)(pairs[k].hap_len + 1) * P;
+                if (passes > 1) sc += (hmax + 1) * P;
                 k = e;
             }
         }

@@ -111,7 +111,7 @@ inline void expect_close(const std::vector<double> &got, const std::vector<doubl
     int bad = 0;
     for (size_t k = 0; k < got.size() && bad < 10; k++) {
         const bool both_nan = std::isnan(got[k]) && std::isnan(want[k]);
-        if (both_nan) continue;
+        if (both_nan || got[k] == want[k]) continue; /* also equal infinities */
         if (!(std::fabs(got[k] - want[k]) <= tol)) {
             ADD_FAILURE() << what << ": result " << k << " = " << got[k] << ", reference "
                           << want[k] << " (tolerance " << tol << "), DPA_TEST_SEED=" << seed;

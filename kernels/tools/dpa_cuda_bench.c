@@ -73,19 +73,9 @@ int main(int argc, char **argv)
         int per_g_r = 8, per_g_h = 4;
         int groups = (P + per_g_r * per_g_h - 1) / (per_g_r * per_g_h);
         for (int g = 0; g < groups; g++) {
-            for (int r = 0; r < per_g_r; r++) {
-                int64_t off = (int64_t)rb.n;
-                put(&ro, &off, 8);
-                put(&rl, &L, 4);
-                for (int i = 0; i < L; i++) {
-                    uint8_t c = "ACGT"[rand() % 4], q = (uint8_t)(10 + rand() % 30), o = 45, e = 10;
-                    put(&rb, &c, 1);
-                    put(&bq, &q, 1);
-                    put(&iq, &o, 1);
-                    put(&dq, &o, 1);
-                    put(&gq, &e, 1);
-                }
-            }
+            /* haplotypes first; reads are copies of a haplotype window with 1% errors, as
+             * in GATK (random reads would underflow and measure the double pass) */
+            size_t h0 = hb.n;
             for (int h = 0; h < per_g_h; h++) {
                 int64_t off = (int64_t)hb.n;
                 put(&ho, &off, 8);
@@ -93,6 +83,23 @@ int main(int argc, char **argv)
                 for (int i = 0; i < N; i++) {
                     uint8_t c = "ACGT"[rand() % 4];
                     put(&hb, &c, 1);
+                }
+            }
+            for (int r = 0; r < per_g_r; r++) {
+                int64_t off = (int64_t)rb.n;
+                const uint8_t *src = hb.p + h0 + (size_t)(r % per_g_h) * N;
+                int start = N > L ? rand() % (N - L + 1) : 0;
+                put(&ro, &off, 8);
+                put(&rl, &L, 4);
+                for (int i = 0; i < L; i++) {
+                    uint8_t c = start + i < N ? src[start + i] : (uint8_t)"ACGT"[rand() % 4];
+                    if (rand() % 100 == 0) c = "ACGT"[rand() % 4];
+                    uint8_t q = (uint8_t)(10 + rand() % 30), o = 45, e = 10;
+                    put(&rb, &c, 1);
+                    put(&bq, &q, 1);
+                    put(&iq, &o, 1);
+                    put(&dq, &o, 1);
+                    put(&gq, &e, 1);
                 }
             }
             put(&gr, &per_g_r, 4);
