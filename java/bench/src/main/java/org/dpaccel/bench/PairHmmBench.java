@@ -1,0 +1,349 @@
+package org.dpaccel.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import org.dpaccel.bench.data.Dataset;
+import org.dpaccel.bench.data.PairHmmFiles;
+import org.dpaccel.bench.data.PairHmmGenerator;
+import org.dpaccel.bench.data.Region;
+import org.dpaccel.bench.engine.DpaApiEngine;
+import org.dpaccel.bench.engine.Engine;
+import org.dpaccel.bench.engine.Engines;
+import org.dpaccel.bench.engine.Plan;
+import org.dpaccel.bench.report.Report;
+
+/**
+ * The {@code pairhmm} subcommand: every available backend on one data set, side by side,
+ * with a correctness check against the scalar double reference in every run.
+ */
+public final class PairHmmBench {
+    static final Set<String> FLAGS = Set.of("no-sweeps");
+    static final Set<String> KNOWN = Set.of("dataset", "regions", "seed", "threads", "backends", "device", "batch",
+        "reps", "warmup", "out", "baseline", "mode", "progress", "check-cells", "sweep-seconds");
+    /** read = haplotype lengths of the length sweep (the paper's grid, then GATK-like and long). */
+    static final int[] SWEEP_LENGTHS = {24, 48, 72, 96, 120, 144, 200, 300, 500};
+    static final int[] SWEEP_BATCHES = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+
+    private final PrintStream out;
+    private Progress progress;
+
+    public PairHmmBench(PrintStream out) {
+        this.out = out;
+    }
+
+    public static final String USAGE = """
+        dpaccel-bench pairhmm [options]      (the default subcommand)
+          --dataset default|gatk|paper-grid|edge|file:<path>   data set (default: default, embedded and seeded)
+                                  file: reads the 'R H' group format (*.in) or GKL's 7-column format
+          --regions N             number of regions (gatk: 100, default: 24; paper-grid: groups per shape;
+                                  file: first N regions)
+          --seed S                generator seed (default %d)
+          --backends LIST         comma list of scalar,avx2,avx512,cuda,hybrid,gkl,gkl-omp, or cpu, gpu, all (default all)
+          --threads N[,N...]      CPU threads for dpaccel and gkl-omp (default: all cores); gkl is always 1
+          --device N              run on GPU N only (sets CUDA_VISIBLE_DEVICES and restarts the JVM)
+          --batch N               regions per call (default 1 = one GATK region per call, like HaplotypeCaller)
+          --mode api|gatk         api: PairHmmBatch API; gatk: org.dpaccel.gatk.DpaPairHmm, one region per call
+          --reps N, --warmup N    timed and untimed passes over the data set (default 3 and 1); medians reported
+          --baseline NAME         speed-up reference (default gkl when it runs, else scalar)
+          --out DIR               results folder (default dpaccel-bench-results/<date-time>)
+          --no-sweeps             skip the GCUPS-vs-length and GCUPS-vs-batch sweeps (and their plots)
+          --sweep-seconds S       time per sweep point (default 0.1)
+          --check-cells N         cells checked against the double reference (default 2e8; 0 = all)
+          --progress auto|on|off  progress bar on stderr (auto: when stderr is a terminal)
+        Exit status: 0 = all backends within tolerance, 1 = a backend failed the check, 2 = usage error.
+        """.formatted(PairHmmGenerator.DEFAULT_SEED);
+
+    static Dataset dataset(String spec, int regions, long seed) throws IOException {
+        PairHmmGenerator g = new PairHmmGenerator(seed);
+        if (spec.startsWith("file:")) {
+            Path p = Paths.get(spec.substring(5));
+            if (!Files.isRegularFile(p)) {
+                throw new IllegalArgumentException("--dataset " + spec + ": no such file");
+            }
+            return PairHmmFiles.read(p).limit(regions);
+        }
+        return switch (spec) {
+            case "default" -> g.defaultDataset(regions > 0 ? regions : 24);
+            case "gatk" -> g.gatkDataset(regions > 0 ? regions : 100);
+            case "paper-grid" -> g.paperGrid(regions > 0 ? regions : 1);
+            case "edge" -> g.edgeCases();
+            default -> throw new IllegalArgumentException("--dataset '" + spec
+                + "': expected default, gatk, paper-grid, edge or file:<path>");
+        };
+    }
+
+    /** Regions checked against the reference: all, or an even spread within {@code maxCells}. */
+    static int[] sample(List<Region> regions, long maxCells) {
+        long total = 0;
+        for (Region r : regions) {
+            total += r.cells();
+        }
+        if (maxCells <= 0 || total <= maxCells) {
+            int[] all = new int[regions.size()];
+            Arrays.setAll(all, i -> i);
+            return all;
+        }
+        int stride = (int) Math.max(1, Math.ceil((double) total / maxCells));
+        List<Integer> pick = new ArrayList<>();
+        long cells = 0;
+        for (int off = 0; off < stride && cells < maxCells; off++) {
+            for (int i = off; i < regions.size() && cells < maxCells; i += stride) {
+                pick.add(i);
+                cells += regions.get(i).cells();
+            }
+        }
+        return pick.stream().mapToInt(Integer::intValue).sorted().toArray();
+    }
+
+    public int run(String[] args) throws IOException {
+        Options o = Options.parse(args, FLAGS, KNOWN);
+        long seed = o.getLong("seed", PairHmmGenerator.DEFAULT_SEED);
+        String spec = o.get("dataset", "default");
+        Dataset ds = dataset(spec, o.getInt("regions", 0, 1), seed);
+        List<String> wanted = Engines.parseList(o.get("backends", "all"));
+        int nproc = Runtime.getRuntime().availableProcessors();
+        List<Integer> threadList = o.getInts("threads", nproc);
+        int batch = o.getInt("batch", 1, 1);
+        int reps = o.getInt("reps", 3, 1);
+        int warmup = o.getInt("warmup", 1, 0);
+        String mode = o.get("mode", "api");
+        if (!mode.equals("api") && !mode.equals("gatk")) {
+            throw new IllegalArgumentException("--mode '" + mode + "': expected api or gatk");
+        }
+        boolean gatkMode = mode.equals("gatk");
+        if (gatkMode && batch != 1) {
+            out.println("note: --mode gatk calls computeLikelihoods once per region; --batch " + batch
+                + " groups " + batch + " such calls per timed call");
+        }
+        long checkCells = (long) Double.parseDouble(o.get("check-cells", "2e8"));
+        double sweepSeconds = Double.parseDouble(o.get("sweep-seconds", "0.1"));
+        boolean sweeps = !o.flag("no-sweeps");
+        progress = Progress.auto(o.get("progress", "auto"));
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        Path outDir = Paths.get(o.get("out", "dpaccel-bench-results/" + stamp));
+        List<Region> regions = ds.regions();
+
+        Machine m = Machine.probe();
+        out.println("dpaccel-bench " + BuildInfo.version() + " pairhmm   " + m.summary());
+        out.printf(Locale.ROOT, "data set: %s: %s%n          %d regions, %,d pairs, %.3f Gcells; mode %s, %d region(s) per call, "
+            + "%d warm-up + %d timed reps%n", ds.name(), ds.description(), regions.size(), ds.pairs(), ds.cells() / 1e9,
+            mode, batch, warmup, reps);
+
+        // The reference on a sample, before anything else touches the FPU mode of this thread.
+        int[] sample = sample(regions, checkCells);
+        List<Region> sampled = new ArrayList<>();
+        long sampleCells = 0;
+        for (int i : sample) {
+            sampled.add(regions.get(i));
+            sampleCells += regions.get(i).cells();
+        }
+        double[][] reference = new double[sample.length][];
+        String refDetail;
+        long t0 = System.nanoTime();
+        try (DpaApiEngine ref = Engines.reference()) {
+            refDetail = ref.detail();
+            Plan p = ref.plan(sampled, 8);
+            progress.start("reference (scalar double)", p.calls());
+            for (int c = 0; c < p.calls(); c++) {
+                p.run(c);
+                progress.step(1);
+            }
+            progress.finish();
+            for (int i = 0; i < sample.length; i++) {
+                reference[i] = p.result(i);
+            }
+        }
+        out.printf(Locale.ROOT, "reference: %s; %d of %d regions (%.0f%% of cells) in %.1f s%n", refDetail, sample.length,
+            regions.size(), 100.0 * sampleCells / Math.max(1, ds.cells()), (System.nanoTime() - t0) / 1e9);
+        double expectedDiff = expectedCheck(regions, sample, reference);
+        if (!Double.isNaN(expectedDiff)) {
+            out.printf(Locale.ROOT, "reference vs the file's expected values: max |diff| %.3g (log10)%n", expectedDiff);
+        }
+
+        List<Result> results = new ArrayList<>();
+        for (String name : wanted) {
+            List<Integer> tl = name.equals("gkl") ? List.of(1) : threadList;
+            for (int threads : tl) {
+                Result r = new Result(name, threads);
+                results.add(r);
+                Engine e;
+                try {
+                    e = Engines.create(name, threads, gatkMode);
+                } catch (Engines.Unavailable u) {
+                    r.skipped = u.getMessage();
+                    out.println("skip " + name + ": " + u.getMessage());
+                    break;
+                } catch (RuntimeException ex) {
+                    r.error = ex.toString();
+                    out.println("FAIL " + name + ": could not create (" + ex + ")");
+                    break;
+                }
+                try (e) {
+                    r.detail = e.detail();
+                    r.dpaccel = e.isDpaccel();
+                    measure(e, r, regions, batch, warmup, reps);
+                    r.check = Correctness.check(regions, sample, reference, lastResults, Correctness.tolerance(
+                        e.isDpaccel(), ds.gatkShaped()));
+                    if (sweeps) {
+                        sweep(e, r, regions, batch, seed, sweepSeconds);
+                    }
+                } catch (RuntimeException ex) {
+                    r.error = ex.toString();
+                    out.println("FAIL " + name + " x" + threads + ": " + ex);
+                } finally {
+                    progress.finish();
+                }
+            }
+        }
+
+        String baseline = o.get("baseline", null);
+        Result base = pickBaseline(results, baseline);
+        if (baseline != null && (base == null || !base.backend.equals(baseline))) {
+            out.println("note: baseline '" + baseline + "' did not run; speed-ups are relative to "
+                + (base == null ? "nothing" : base.backend));
+        }
+        for (Result r : results) {
+            if (r.ran() && base != null) {
+                r.speedup = r.gcups() / base.gcups();
+            }
+        }
+        out.println();
+        Report.printTable(out, results, base);
+        boolean failed = Report.printFailures(out, results, ds);
+        Report.Meta meta = new Report.Meta(m, ds, mode, batch, reps, warmup, seed, String.join(" ", args),
+            refDetail, sample.length, sampleCells, base == null ? "" : base.backend, LocalDateTime.now().toString(),
+            expectedDiff);
+        Files.createDirectories(outDir);
+        Report.write(outDir, meta, results);
+        out.println();
+        out.println("results: " + outDir.resolve("report.html") + " (also results.json, results.csv"
+            + (sweeps ? ", gcups_vs_length.png, gcups_vs_batch.png" : "") + ")");
+        out.println(failed ? "CORRECTNESS CHECK FAILED" : "correctness: every backend within tolerance of the scalar "
+            + "double reference");
+        return failed ? 1 : 0;
+    }
+
+    private java.util.function.IntFunction<double[]> lastResults;
+
+    private void measure(Engine e, Result r, List<Region> regions, int batch, int warmup, int reps) {
+        Plan p = e.plan(regions, batch);
+        int calls = p.calls();
+        r.calls = calls;
+        for (int c = 0; c < calls; c++) {
+            r.cells += p.cells(c);
+            r.pairs += p.pairs(c);
+        }
+        r.repSeconds = new double[reps];
+        r.latencyMs = new double[reps * calls];
+        progress.start(e.name() + " x" + e.threads(), (long) (warmup + reps) * calls);
+        for (int w = 0; w < warmup; w++) {
+            progress.label(e.name() + " x" + e.threads() + " warm-up");
+            for (int c = 0; c < calls; c++) {
+                p.run(c);
+                progress.step(1);
+            }
+        }
+        for (int rep = 0; rep < reps; rep++) {
+            progress.label(e.name() + " x" + e.threads() + " rep " + (rep + 1) + "/" + reps);
+            long start = System.nanoTime();
+            for (int c = 0; c < calls; c++) {
+                long s = System.nanoTime();
+                p.run(c);
+                r.latencyMs[rep * calls + c] = (System.nanoTime() - s) / 1e6;
+                progress.step(1);
+            }
+            r.repSeconds[rep] = (System.nanoTime() - start) / 1e9;
+        }
+        progress.finish();
+        lastResults = p::result;
+        out.printf(Locale.ROOT, "ran  %-8s x%-3d %8.3f GCUPS   %s%n", e.name(), e.threads(), r.gcups(), e.detail());
+    }
+
+    /** GCUPS vs read = haplotype length (16 reads x 4 haplotypes per region) and vs regions per call. */
+    private void sweep(Engine e, Result r, List<Region> regions, int batch, long seed, double seconds) {
+        PairHmmGenerator g = new PairHmmGenerator(seed);
+        double gcups = r.gcups();
+        int perCall = Math.min(batch, 64);
+        progress.start(e.name() + " sweeps", SWEEP_LENGTHS.length + SWEEP_BATCHES.length);
+        for (int len : SWEEP_LENGTHS) {
+            List<Region> rs = new ArrayList<>();
+            for (int k = 0; k < perCall; k++) {
+                rs.add(g.shapeRegion(k, len, len, 16, 4));
+            }
+            Plan p = e.plan(rs, perCall);
+            double gc = timed(p, seconds, gcups);
+            if (!Double.isNaN(gc)) {
+                r.byLength.put(len, gc);
+            }
+            progress.step(1);
+        }
+        for (int b : SWEEP_BATCHES) {
+            if (b > regions.size()) {
+                break;
+            }
+            Plan p = e.plan(regions, b);
+            double gc = timed(p, seconds, gcups);
+            if (!Double.isNaN(gc)) {
+                r.byBatch.put(b, gc);
+            }
+            progress.step(1);
+        }
+        progress.finish();
+    }
+
+    /** Runs calls round-robin (one untimed first) for at least {@code seconds} and 2 calls; NaN if too slow. */
+    private static double timed(Plan p, double seconds, double gcupsEstimate) {
+        double est = p.cells(0) / (gcupsEstimate * 1e9);
+        if (est > Math.max(1.0, 10 * seconds)) {
+            return Double.NaN; // one call alone would take too long at this backend's speed
+        }
+        p.run(0);
+        long cells = 0, start = System.nanoTime(), limit = (long) (seconds * 1e9);
+        int n = 0;
+        while (n < 2 || System.nanoTime() - start < limit) {
+            int c = n % p.calls();
+            p.run(c);
+            cells += p.cells(c);
+            n++;
+        }
+        return cells / ((System.nanoTime() - start) / 1e9) / 1e9;
+    }
+
+    private static Result pickBaseline(List<Result> results, String name) {
+        for (String want : name != null ? List.of(name, "gkl", "scalar") : List.of("gkl", "scalar")) {
+            for (Result r : results) {
+                if (r.ran() && r.backend.equals(want)) {
+                    return r;
+                }
+            }
+        }
+        return results.stream().filter(Result::ran).findFirst().orElse(null);
+    }
+
+    /** Max |reference - expected| over sampled regions that carry expected values; NaN if none. */
+    static double expectedCheck(List<Region> regions, int[] sample, double[][] reference) {
+        double max = Double.NaN;
+        for (int i = 0; i < sample.length; i++) {
+            double[] exp = regions.get(sample[i]).expected();
+            if (exp == null) {
+                continue;
+            }
+            for (int k = 0; k < exp.length; k++) {
+                double d = Correctness.diff(reference[i][k], exp[k]);
+                max = Double.isNaN(max) ? d : Math.max(max, d);
+            }
+        }
+        return max;
+    }
+}

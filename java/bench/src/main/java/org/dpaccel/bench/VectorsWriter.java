@@ -1,0 +1,157 @@
+package org.dpaccel.bench;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import org.dpaccel.Dpaccel;
+import org.dpaccel.bench.data.Dataset;
+import org.dpaccel.bench.data.PairHmmGenerator;
+import org.dpaccel.bench.data.Read;
+import org.dpaccel.bench.data.Region;
+import org.dpaccel.bench.engine.DpaApiEngine;
+import org.dpaccel.bench.engine.Engines;
+import org.dpaccel.bench.engine.Plan;
+
+/**
+ * The {@code gen-vectors} subcommand: golden PairHMM vectors for the C and Java tests, expected
+ * values from the scalar double-precision reference. See test-data/README.md for the format.
+ */
+public final class VectorsWriter {
+    static final Set<String> KNOWN = Set.of("out-dir", "seed", "regions");
+    public static final String COLUMNS = "group hap-bases read-bases read-qual ins-qual del-qual gcp expected-log10";
+    /** Regions and reads per region of gatk_regions.tsv (kept small: the file is committed). */
+    static final int GATK_REGIONS = 8, MIN_READS = 4, MAX_READS = 12;
+
+    public static final String USAGE = """
+        dpaccel-bench gen-vectors [--out-dir test-data/pairhmm] [--seed S] [--regions N]
+          writes gatk_regions.tsv (N GATK-shaped regions, default %d) and edge_cases.tsv, expected values from
+          the scalar double-precision reference (DPACCEL_CPU_DISABLE=avx512,avx2, CPU backend, precision DOUBLE)
+        """.formatted(GATK_REGIONS);
+
+    private VectorsWriter() {
+    }
+
+    public static int run(String[] args) throws IOException {
+        Options o = Options.parse(args, Set.of(), KNOWN);
+        Path dir = Path.of(o.get("out-dir", "test-data/pairhmm"));
+        long seed = o.getLong("seed", PairHmmGenerator.DEFAULT_SEED);
+        int regions = o.getInt("regions", GATK_REGIONS, 1);
+        PairHmmGenerator g = new PairHmmGenerator(seed);
+        Dataset gatk = new Dataset("gatk_regions", "GATK-shaped regions",
+            g.gatkRegions(regions, MIN_READS, MAX_READS), true);
+        Dataset edge = g.edgeCases();
+        String cmd = "dpaccel-bench gen-vectors --seed " + seed + (regions != GATK_REGIONS ? " --regions " + regions : "");
+        String gen = "# generator: " + cmd + " (dpaccel-bench " + BuildInfo.version() + ", libdpaccel "
+            + Dpaccel.nativeVersion() + ", scalar double reference)";
+        Files.createDirectories(dir);
+        for (Object[] f : new Object[][] {{gatk, "gatk_regions.tsv", false}, {edge, "edge_cases.tsv", true}}) {
+            Dataset ds = (Dataset) f[0];
+            Path p = dir.resolve((String) f[1]);
+            double[][] expected = reference(ds.regions());
+            try (Writer w = Files.newBufferedWriter(p, StandardCharsets.US_ASCII)) {
+                write(w, ds.regions(), expected, gen, (Boolean) f[2]);
+            }
+            System.out.printf(Locale.ROOT, "wrote %s: %d groups, %d pairs, %,d bytes%n", p, ds.regions().size(), ds.pairs(),
+                Files.size(p));
+        }
+        return 0;
+    }
+
+    /** Likelihoods of every region from the scalar double reference. */
+    public static double[][] reference(List<Region> regions) {
+        try (DpaApiEngine ref = Engines.reference()) {
+            Plan p = ref.plan(regions, regions.size());
+            p.run(0);
+            double[][] out = new double[regions.size()][];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = p.result(i);
+            }
+            return out;
+        }
+    }
+
+    /**
+     * Writes the header lines and one row per pair, groups in order, read-major within a group
+     * ({@code r * haps + h}). Reads (all five columns) and haplotypes are distinct within a group,
+     * so a reader can rebuild each group's batch from its rows.
+     */
+    public static void write(Writer w, List<Region> regions, double[][] expected, String generatorLine,
+        boolean decimalQuals) throws IOException {
+        w.write("# " + COLUMNS + "\n");
+        w.write(generatorLine + "\n");
+        w.write(decimalQuals ? "# quals: decimal phred values, comma separated\n"
+            : "# quals: phred+33 ASCII, one character per base\n");
+        for (int gi = 0; gi < regions.size(); gi++) {
+            Region g = regions.get(gi);
+            checkDistinct(gi, g);
+            int nh = g.haps().size();
+            for (int r = 0; r < g.reads().size(); r++) {
+                Read rd = g.reads().get(r);
+                for (int h = 0; h < nh; h++) {
+                    StringBuilder sb = new StringBuilder();
+                    sb.append(gi).append('\t').append(ascii(g.haps().get(h))).append('\t').append(ascii(rd.bases()));
+                    for (byte[] q : new byte[][] {rd.quals(), rd.ins(), rd.del(), rd.gcp()}) {
+                        sb.append('\t').append(decimalQuals ? decimal(q) : phred33(q));
+                    }
+                    sb.append('\t').append(String.format(Locale.ROOT, "%.16e", expected[gi][r * nh + h])).append('\n');
+                    w.write(sb.toString());
+                }
+            }
+        }
+    }
+
+    private static void checkDistinct(int gi, Region g) {
+        List<Read> rs = g.reads();
+        for (int i = 0; i < rs.size(); i++) {
+            for (int j = i + 1; j < rs.size(); j++) {
+                if (rs.get(i).sameAs(rs.get(j))) {
+                    throw new IllegalStateException("group " + gi + ": reads " + i + " and " + j + " are identical");
+                }
+            }
+        }
+        List<byte[]> hs = new ArrayList<>(g.haps());
+        for (int i = 0; i < hs.size(); i++) {
+            for (int j = i + 1; j < hs.size(); j++) {
+                if (Arrays.equals(hs.get(i), hs.get(j))) {
+                    throw new IllegalStateException("group " + gi + ": haplotypes " + i + " and " + j + " are identical");
+                }
+            }
+        }
+    }
+
+    static String ascii(byte[] b) {
+        for (byte x : b) {
+            if (x <= ' ' || x >= 127) {
+                throw new IllegalArgumentException("base byte " + (x & 0xff) + " cannot be written to a TSV line");
+            }
+        }
+        return new String(b, StandardCharsets.US_ASCII);
+    }
+
+    static String phred33(byte[] q) {
+        StringBuilder sb = new StringBuilder(q.length);
+        for (byte x : q) {
+            if (x > 93) {
+                throw new IllegalArgumentException("quality " + x + " > 93 has no phred+33 ASCII character");
+            }
+            sb.append((char) (x + 33));
+        }
+        return sb.toString();
+    }
+
+    static String decimal(byte[] q) {
+        StringBuilder sb = new StringBuilder(q.length * 3);
+        for (int i = 0; i < q.length; i++) {
+            sb.append(i > 0 ? "," : "").append(q[i]);
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,163 @@
+package org.dpaccel.bench.data;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Readers for the two public PairHMM text formats, detected from the first data line.
+ * <ul>
+ * <li>Group format ({@code *.in}, MauricioCarneiro/PairHMM): a line {@code R H}, then R read
+ * lines {@code bases quals ins del gcp} (phred+33), then H haplotype lines; repeated.</li>
+ * <li>7-column format (GKL {@code pairhmm-testdata.txt}): {@code hap read quals ins del gcp
+ * expected} per line, phred+33, {@code #} lines are comments; every line becomes its own
+ * 1 x 1 region carrying the expected value.</li>
+ * </ul>
+ * Base qualities below 6 are raised to 6, as GATK does before it calls native code;
+ * {@link Parsed#flooredQuals()} counts them.
+ */
+public final class PairHmmFiles {
+    /** GATK's floor for base qualities (QualityUtils / PairHMM.MIN_USABLE_Q_SCORE). */
+    public static final int BASE_QUAL_FLOOR = 6;
+
+    private PairHmmFiles() {
+    }
+
+    public record Parsed(List<Region> regions, String format, long flooredQuals) {
+    }
+
+    public static Dataset read(Path file) throws IOException {
+        Parsed p;
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.ISO_8859_1)) {
+            p = parse(in, file.toString());
+        }
+        String desc = file.getFileName() + " (" + p.format() + ", " + p.regions().size() + " regions"
+            + (p.flooredQuals() > 0 ? ", " + p.flooredQuals() + " base quals floored at 6" : "") + ")";
+        return new Dataset("file:" + file.getFileName(), desc, p.regions(), true);
+    }
+
+    public static Parsed parse(String text) throws IOException {
+        return parse(new BufferedReader(new StringReader(text)), "<text>");
+    }
+
+    public static Parsed parse(BufferedReader in, String source) throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (String l; (l = in.readLine()) != null;) {
+            lines.add(l);
+        }
+        int first = 0;
+        while (first < lines.size() && (lines.get(first).isBlank() || lines.get(first).startsWith("#"))) {
+            first++;
+        }
+        if (first == lines.size()) {
+            throw new IOException(source + ": no data lines");
+        }
+        String[] t = lines.get(first).trim().split("\\s+");
+        if (t.length == 2 && t[0].matches("\\d+") && t[1].matches("\\d+")) {
+            return parseGroups(lines, first, source);
+        }
+        if (t.length == 7) {
+            return parseSeven(lines, source);
+        }
+        throw new IOException(source + " line " + (first + 1) + ": expected an 'R H' header (group format) or 7 "
+            + "columns (hap read quals ins del gcp expected), found " + t.length + " fields");
+    }
+
+    private static Parsed parseGroups(List<String> lines, int i, String source) throws IOException {
+        List<Region> regions = new ArrayList<>();
+        long[] floored = {0};
+        while (i < lines.size()) {
+            String header = lines.get(i).trim();
+            if (header.isEmpty()) {
+                i++;
+                continue;
+            }
+            String[] t = header.split("\\s+");
+            if (t.length != 2) {
+                throw new IOException(source + " line " + (i + 1) + ": expected 'R H', found '" + header + "'");
+            }
+            int nr = Integer.parseInt(t[0]), nh = Integer.parseInt(t[1]);
+            i++;
+            if (i + nr + nh > lines.size()) {
+                throw new IOException(source + " line " + i + ": group of " + nr + " reads and " + nh
+                    + " haplotypes runs past the end of the file");
+            }
+            List<Read> reads = new ArrayList<>(nr);
+            for (int r = 0; r < nr; r++, i++) {
+                String[] f = lines.get(i).trim().split("\\s+");
+                if (f.length != 5) {
+                    throw new IOException(source + " line " + (i + 1) + ": expected 5 fields (bases quals ins del gcp), found "
+                        + f.length);
+                }
+                reads.add(read(f[0], f[1], f[2], f[3], f[4], floored, source, i + 1));
+            }
+            List<byte[]> haps = new ArrayList<>(nh);
+            for (int h = 0; h < nh; h++, i++) {
+                haps.add(lines.get(i).trim().getBytes(StandardCharsets.ISO_8859_1));
+            }
+            regions.add(new Region(reads, haps));
+        }
+        return new Parsed(regions, "R H group format", floored[0]);
+    }
+
+    private static Parsed parseSeven(List<String> lines, String source) throws IOException {
+        List<Region> regions = new ArrayList<>();
+        long[] floored = {0};
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i).trim();
+            if (l.isEmpty() || l.startsWith("#")) {
+                continue;
+            }
+            String[] f = l.split("\\s+");
+            if (f.length != 7) {
+                throw new IOException(source + " line " + (i + 1) + ": expected 7 fields, found " + f.length);
+            }
+            Read r = read(f[1], f[2], f[3], f[4], f[5], floored, source, i + 1);
+            double expected;
+            try {
+                expected = Double.parseDouble(f[6]);
+            } catch (NumberFormatException e) {
+                throw new IOException(source + " line " + (i + 1) + ": expected value '" + f[6] + "' is not a number", e);
+            }
+            regions.add(new Region(List.of(r), List.of(f[0].getBytes(StandardCharsets.ISO_8859_1)),
+                new double[] {expected}));
+        }
+        return new Parsed(regions, "7-column hap/read/quals/expected format", floored[0]);
+    }
+
+    private static Read read(String bases, String q, String ins, String del, String gcp, long[] floored, String source,
+        int line) throws IOException {
+        int n = bases.length();
+        if (q.length() != n || ins.length() != n || del.length() != n || gcp.length() != n) {
+            throw new IOException(source + " line " + line + ": quality strings must have the read length " + n);
+        }
+        byte[] bq = phred33(q, source, line);
+        for (int k = 0; k < n; k++) {
+            if (bq[k] < BASE_QUAL_FLOOR) {
+                bq[k] = BASE_QUAL_FLOOR;
+                floored[0]++;
+            }
+        }
+        return new Read(bases.getBytes(StandardCharsets.ISO_8859_1), bq, phred33(ins, source, line),
+            phred33(del, source, line), phred33(gcp, source, line));
+    }
+
+    /** Phred+33 ASCII to phred values. */
+    public static byte[] phred33(String s, String source, int line) throws IOException {
+        byte[] b = new byte[s.length()];
+        for (int k = 0; k < b.length; k++) {
+            int v = s.charAt(k) - 33;
+            if (v < 0 || v > 127) {
+                throw new IOException(source + " line " + line + ": quality character '" + s.charAt(k) + "' at " + k
+                    + " is outside phred+33 [0, 127]");
+            }
+            b[k] = (byte) v;
+        }
+        return b;
+    }
+}
