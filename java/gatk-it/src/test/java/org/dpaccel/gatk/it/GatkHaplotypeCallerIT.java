@@ -1,0 +1,339 @@
+package org.dpaccel.gatk.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * An unmodified GATK 4.6.2.0 HaplotypeCaller (from Maven Central) on a simulated genome, run as
+ * users run it: {@code java -cp dpaccel-gatk-dropin.jar:<gatk class path> org.broadinstitute.hellbender.Main
+ * HaplotypeCaller ...}. Runs (all with {@code --native-pair-hmm-threads 2}):
+ * <ul>
+ * <li>{@code gkl}: GATK alone, {@code --pair-hmm-implementation AVX_LOGLESS_CACHING} (Intel GKL);</li>
+ * <li>{@code dpaccel}: drop-in first, same arguments: must go through dpaccel (its log line and its
+ * call counter) and call the same variants as GKL;</li>
+ * <li>{@code gkl-fastest} and {@code dpaccel-fastest}: the same without and with the drop-in for
+ * {@code FASTEST_AVAILABLE} (GATK's default: GKL's OMP class, 2 threads; 2 threads on dpaccel);</li>
+ * <li>{@code java}: GATK alone, {@code LOGLESS_CACHING} (pure Java): compared, reported;</li>
+ * <li>{@code disabled}: drop-in first with {@code -Ddpaccel.gatk.disable=true}: no dpaccel call,
+ * records identical to the GKL run.</li>
+ * </ul>
+ * Every call set is checked against the simulator's truth. Outputs, logs and a report are under
+ * target/gatk-it/.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class GatkHaplotypeCallerIT {
+    static final long SEED = Long.getLong("dpaccel.gatk.it.seed", 20240607L);
+    static final String SAMPLE = "sim1";
+    static final String[] CONTIGS = {"chr1", "chr2"};
+    /** -Ddpaccel.gatk.it.scale=N multiplies the genome (same densities and depth), for benchmarks. */
+    static final int SCALE = Integer.getInteger("dpaccel.gatk.it.scale", 1);
+    static final int[] LENGTHS = {120_000 * SCALE, 80_000 * SCALE};
+    static final double DEPTH = 30;
+    static final String THREADS = "2";
+    /**
+     * GKL vs dpaccel tolerance on the VCF. dpaccel's and GKL's float PairHMMs agree within 1e-5
+     * log10 per read x haplotype (different but equally valid summation orders); summed over the
+     * reads of a site that moves genotype likelihoods by well under 1e-3 log10, i.e. PL (phred,
+     * rounded to integers) by at most 1 at a rounding boundary, GQ likewise, QUAL by hundredths.
+     * Sites, alleles and genotypes must be equal.
+     */
+    static final int PL_TOL = 1;
+    static final int GQ_TOL = 1;
+    static final double QUAL_TOL = 0.5;
+
+    static Path work;
+    static Path data;
+    static Path ref;
+    static Path bam;
+    static Path truth;
+    static String gatkClasspath;
+    static Path dropinJar;
+    static final Map<String, Run> RUNS = new HashMap<>();
+    static final StringBuilder REPORT = new StringBuilder();
+
+    record Run(String name, Path vcf, Path stderr, double wallSeconds, double pairHmmSeconds, double elapsedMinutes,
+        Map<String, VcfRecords.Rec> records) {
+    }
+
+    @BeforeAll
+    static void prepare() throws Exception {
+        work = Paths.get(System.getProperty("dpaccel.gatk.it.dir", "target/gatk-it")).toAbsolutePath();
+        Files.createDirectories(work);
+        Path cpFile = Paths.get(System.getProperty("dpaccel.gatk.it.classpath", "target/gatk.classpath"));
+        if (!Files.isRegularFile(cpFile)) {
+            fail("GATK class path file " + cpFile.toAbsolutePath() + " missing: the gatk-it profile resolves "
+                + "org.broadinstitute:gatk:4.6.2.0 into it (do not run with -DskipTests)");
+        }
+        gatkClasspath = Files.readString(cpFile).trim();
+        dropinJar = Paths.get(System.getProperty("dpaccel.gatk.dropin.jar",
+            "../gatk-dropin/target/dpaccel-gatk-dropin.jar")).toAbsolutePath();
+        if (!Files.isRegularFile(dropinJar)) {
+            fail("drop-in jar " + dropinJar + " missing: build java/gatk-dropin first (mvn install from the root)");
+        }
+        log("GATK HaplotypeCaller integration test, " + LocalDateTime.now() + ", seed " + SEED + ", "
+            + Runtime.getRuntime().availableProcessors() + " CPUs, genome scale " + SCALE + ", drop-in " + dropinJar);
+        Path setup = Paths.get(System.getProperty("dpaccel.gatk.it.setup", "setup.sh")).toAbsolutePath();
+        exec(List.of("bash", setup.toString()), work.resolve("setup.log"), 900);
+
+        data = work.resolve("data-" + SEED + (SCALE == 1 ? "" : "-x" + SCALE));
+        ref = data.resolve("ref.fa");
+        bam = data.resolve(SAMPLE + ".bam");
+        truth = data.resolve("truth.vcf");
+        Path done = data.resolve("DONE");
+        if (Files.exists(done)) {
+            log("reusing simulated data in " + data);
+            return;
+        }
+        Files.createDirectories(data);
+        long t0 = System.nanoTime();
+        GenomeSimulator sim = new GenomeSimulator(SEED, CONTIGS, LENGTHS);
+        sim.writeFasta(ref);
+        sim.writeTruthVcf(truth, SAMPLE);
+        Path fq1 = data.resolve("r1.fq"), fq2 = data.resolve("r2.fq");
+        long pairs = sim.writeReads(fq1, fq2, DEPTH);
+        long snps = sim.truth().stream().filter(v -> v.ref().length() == 1 && v.alt().length() == 1).count();
+        log(String.format(Locale.ROOT, "simulated %d bp, %d SNPs + %d indels, %d read pairs (%.0fx) in %.1f s",
+            Arrays.stream(LENGTHS).sum(), snps, sim.truth().size() - snps, pairs, DEPTH, (System.nanoTime() - t0) * 1e-9));
+        t0 = System.nanoTime();
+        Path alog = data.resolve("align.log");
+        exec(List.of("samtools", "faidx", ref.toString()), alog, 300);
+        exec(List.of("samtools", "dict", "-o", data.resolve("ref.dict").toString(), ref.toString()), alog, 300);
+        exec(List.of("bwa", "index", ref.toString()), alog, 300);
+        exec(List.of("bash", "-o", "pipefail", "-c", "bwa mem -t " + THREADS + " -R '@RG\\tID:rg1\\tSM:" + SAMPLE
+            + "\\tPL:ILLUMINA\\tLB:lib1' '" + ref + "' '" + fq1 + "' '" + fq2 + "' | samtools sort -@ " + THREADS
+            + " -o '" + bam + "' -"), alog, 900);
+        exec(List.of("samtools", "index", bam.toString()), alog, 300);
+        Files.delete(fq1);
+        Files.delete(fq2);
+        log(String.format(Locale.ROOT, "bwa mem + samtools sort/index in %.1f s", (System.nanoTime() - t0) * 1e-9));
+        Files.writeString(done, "ok\n");
+    }
+
+    // ------------------------------------------------------------------------------------------ tests
+
+    @Test
+    @Order(1)
+    void dropinRunsOnDpaccelAndMatchesGkl() throws Exception {
+        Run gkl = run("gkl", false, "AVX_LOGLESS_CACHING", List.of());
+        String gklLog = Files.readString(gkl.stderr);
+        assertFalse(gklLog.contains("dpaccel"), "GATK alone must not mention dpaccel");
+        assertTrue(gklLog.contains("Using the AVX-accelerated native PairHMM implementation"), "GKL run: " + gkl.stderr);
+
+        Run dpa = run("dpaccel", true, "AVX_LOGLESS_CACHING", List.of());
+        assertWentThroughDpaccel(dpa, "com.intel.gkl.pairhmm.IntelPairHmm");
+        compareWithGkl(gkl, dpa);
+    }
+
+    @Test
+    @Order(2)
+    void fastestAvailableRunsOnDpaccelWithThreads() throws Exception {
+        Run gkl = run("gkl-fastest", false, "FASTEST_AVAILABLE", List.of());
+        assertTrue(Files.readString(gkl.stderr).contains("Using the OpenMP multi-threaded AVX-accelerated native PairHMM"),
+            "GKL FASTEST_AVAILABLE run: " + gkl.stderr);
+        Run dpa = run("dpaccel-fastest", true, "FASTEST_AVAILABLE", List.of());
+        assertWentThroughDpaccel(dpa, "com.intel.gkl.pairhmm.IntelPairHmmOMP");
+        String log = Files.readString(dpa.stderr);
+        assertTrue(log.contains("threads=" + THREADS), "dpaccel context must use --native-pair-hmm-threads "
+            + THREADS + ": " + dpa.stderr);
+        compareWithGkl(gkl, dpa);
+    }
+
+    @Test
+    @Order(3)
+    void javaPairHmmForReference() throws Exception {
+        Run gkl = run("gkl", false, "AVX_LOGLESS_CACHING", List.of());
+        Run java = run("java", false, "LOGLESS_CACHING", List.of());
+        assertTrue(Files.readString(java.stderr).contains("Java LOGLESS_CACHING PairHMM"), "java run: " + java.stderr);
+        VcfRecords.Diff d = VcfRecords.compare(gkl.records, java.records);
+        log("GKL vs Java LOGLESS_CACHING (reference only; Java is double precision): " + d);
+    }
+
+    @Test
+    @Order(4)
+    void disabledDropinHandsOverToGkl() throws Exception {
+        Run gkl = run("gkl", false, "AVX_LOGLESS_CACHING", List.of());
+        Run off = run("disabled", true, "AVX_LOGLESS_CACHING", List.of("-Ddpaccel.gatk.disable=true"));
+        String log = Files.readString(off.stderr);
+        assertTrue(log.contains("dpaccel drop-in disabled"), off.stderr.toString());
+        assertTrue(log.contains("delegating to the real Intel GKL com.intel.gkl.pairhmm.IntelPairHmm"), off.stderr.toString());
+        assertFalse(log.contains("Using dpaccel PairHMM"), off.stderr.toString());
+        Properties st = stats(off);
+        assertEquals("gkl", st.getProperty("engine"));
+        assertEquals("0", st.getProperty("dpaccel.calls"));
+        VcfRecords.Diff d = VcfRecords.compare(gkl.records, off.records);
+        log("GKL vs drop-in disabled (-Ddpaccel.gatk.disable=true): " + d);
+        assertEquals(gkl.records.size(), d.identicalLines, "disabled drop-in must reproduce GKL exactly: " + d);
+    }
+
+    @Test
+    @Order(5)
+    void callSetsAgreeWithTruth() throws Exception {
+        Map<String, VcfRecords.Rec> t = VcfRecords.read(truth);
+        for (String name : List.of("gkl", "dpaccel", "gkl-fastest", "dpaccel-fastest", "java")) {
+            Run r = RUNS.get(name);
+            if (r == null) {
+                continue;
+            }
+            int[] snp = new int[3], indel = new int[3]; // tp, truth, called
+            int gtOk = 0;
+            for (VcfRecords.Rec x : t.values()) {
+                int[] c = x.isSnp() ? snp : indel;
+                c[1]++;
+                VcfRecords.Rec y = r.records.get(x.key());
+                if (y != null) {
+                    c[0]++;
+                    if (y.gt().equals(x.gt())) {
+                        gtOk++;
+                    }
+                }
+            }
+            for (VcfRecords.Rec y : r.records.values()) {
+                (y.isSnp() ? snp : indel)[2]++;
+            }
+            double snpRecall = snp[0] / (double) snp[1], snpPrecision = snp[0] / (double) snp[2];
+            double indelRecall = indel[0] / (double) indel[1];
+            log(String.format(Locale.ROOT, "%-16s vs truth: SNP recall %.3f precision %.3f (%d/%d, %d called); "
+                    + "indel recall %.3f precision %.3f (%d/%d, %d called); genotype match on found %d/%d",
+                name, snpRecall, snpPrecision, snp[0], snp[1], snp[2], indelRecall, indel[0] / (double) indel[2],
+                indel[0], indel[1], indel[2], gtOk, snp[0] + indel[0]));
+            assertTrue(snpRecall > 0.9 && snpPrecision > 0.9, name + ": SNP recall/precision below 0.9");
+            assertTrue(indelRecall > 0.6, name + ": indel recall below 0.6");
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ helpers
+
+    static void assertWentThroughDpaccel(Run r, String gklClass) throws IOException {
+        String log = Files.readString(r.stderr);
+        assertTrue(log.contains("Using dpaccel PairHMM:"), "no 'Using dpaccel PairHMM:' line in " + r.stderr);
+        assertTrue(log.contains("dpaccel GATK drop-in: " + gklClass), "no drop-in line for " + gklClass + " in " + r.stderr);
+        assertTrue(log.contains("dpaccel GATK drop-in summary: engine dpaccel"), "no summary line in " + r.stderr);
+        Properties st = stats(r);
+        assertEquals("dpaccel", st.getProperty("engine"), r.name + " stats");
+        assertEquals(gklClass, st.getProperty("gkl.class"), r.name + " stats");
+        long calls = Long.parseLong(st.getProperty("dpaccel.calls"));
+        assertTrue(calls > 100, r.name + ": only " + calls + " PairHMM batches reached dpaccel");
+        log(String.format(Locale.ROOT, "%s: %d computeLikelihoods batches reached dpaccel (DpaPairHmm.callCount()), "
+            + "%s read x haplotype pairs, %s cells, %s s inside", r.name, calls, st.getProperty("pairs"),
+            st.getProperty("cells"), st.getProperty("seconds")));
+    }
+
+    static void compareWithGkl(Run gkl, Run dpa) {
+        VcfRecords.Diff d = VcfRecords.compare(gkl.records, dpa.records);
+        log("GKL vs " + dpa.name + ": " + d);
+        assertTrue(d.sameSitesAllelesGenotypes(), "sites/alleles/genotypes differ: " + d);
+        assertTrue(d.maxPlDiff <= PL_TOL, "PL differs by more than " + PL_TOL + ": " + d);
+        assertTrue(d.maxGqDiff <= GQ_TOL, "GQ differs by more than " + GQ_TOL + ": " + d);
+        assertTrue(d.maxQualDiff <= QUAL_TOL, "QUAL differs by more than " + QUAL_TOL + ": " + d);
+        assertTrue(gkl.records.size() > 100, "too few calls: " + gkl.records.size());
+    }
+
+    static Properties stats(Run r) throws IOException {
+        Properties p = new Properties();
+        try (Reader in = Files.newBufferedReader(work.resolve(r.name + ".stats"))) {
+            p.load(in);
+        }
+        return p;
+    }
+
+    /** Runs HaplotypeCaller once per name (later tests reuse the result). */
+    static synchronized Run run(String name, boolean dropin, String impl, List<String> jvmProps) throws Exception {
+        Run cached = RUNS.get(name);
+        if (cached != null) {
+            return cached;
+        }
+        Path vcf = work.resolve(name + ".vcf");
+        Path err = work.resolve(name + ".log");
+        Path statsFile = work.resolve(name + ".stats");
+        Files.deleteIfExists(statsFile);
+        Path tmp = work.resolve("tmp");
+        Files.createDirectories(tmp);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xmx" + System.getProperty("dpaccel.gatk.it.xmx", "3g"));
+        if (dropin) {
+            cmd.add("-Ddpaccel.gatk.stats=" + statsFile);
+        }
+        cmd.addAll(jvmProps);
+        cmd.add("-cp");
+        cmd.add(dropin ? dropinJar + java.io.File.pathSeparator + gatkClasspath : gatkClasspath);
+        cmd.addAll(List.of("org.broadinstitute.hellbender.Main", "HaplotypeCaller",
+            "-R", ref.toString(), "-I", bam.toString(), "-O", vcf.toString(),
+            "--pair-hmm-implementation", impl, "--native-pair-hmm-threads", THREADS,
+            "--tmp-dir", tmp.toString()));
+        String shown = String.join(" ", cmd).replace(gatkClasspath, "<gatk-4.6.2.0 class path>");
+        Files.writeString(work.resolve(name + ".cmd"), shown + "\n");
+        long t0 = System.nanoTime();
+        exec(cmd, err, 600);
+        double wall = (System.nanoTime() - t0) * 1e-9;
+        String log = Files.readString(err);
+        double hmm = grab(log, "Total compute time in PairHMM computeLogLikelihoods\\(\\) : ([0-9.Ee+-]+)");
+        double elapsed = grab(log, "HaplotypeCaller done\\. Elapsed time: ([0-9.]+) minutes");
+        Run r = new Run(name, vcf, err, wall, hmm, elapsed, VcfRecords.read(vcf));
+        RUNS.put(name, r);
+        log(String.format(Locale.ROOT, "run %-16s %-24s wall %6.1f s, GATK elapsed %.2f min, PairHMM %6.2f s, %d records",
+            name, impl, wall, elapsed, hmm, r.records.size()));
+        Files.writeString(work.resolve("timings.tsv"), String.format(Locale.ROOT, "%s\tscale %d\t%s\t%s\t%.2f\t%.3f\t%.2f\t%d%n",
+            LocalDateTime.now(), SCALE, name, impl, wall, hmm, elapsed * 60, r.records.size()),
+            StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        return r;
+    }
+
+    static double grab(String text, String regex) {
+        Matcher m = Pattern.compile(regex).matcher(text);
+        return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
+    }
+
+    static void exec(List<String> cmd, Path log, int timeoutSeconds) throws IOException, InterruptedException {
+        Files.writeString(log, "$ " + String.join(" ", cmd).replace(gatkClasspath == null ? "\u0000" : gatkClasspath,
+            "<gatk class path>") + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            fail("timed out after " + timeoutSeconds + " s: " + cmd.get(0) + " ... (log " + log + ")");
+        }
+        if (p.exitValue() != 0) {
+            String all = Files.readString(log, StandardCharsets.UTF_8);
+            fail("exit " + p.exitValue() + ": " + String.join(" ", cmd.subList(0, Math.min(cmd.size(), 3)))
+                + " ... (log " + log + "):\n" + all.substring(Math.max(0, all.length() - 3000)));
+        }
+    }
+
+    static void log(String s) {
+        System.out.println("[gatk-it] " + s);
+        REPORT.append(s).append('\n');
+        try {
+            Files.writeString(work.resolve("report.txt"), s + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            // report file is a convenience
+        }
+    }
+}
