@@ -67,6 +67,9 @@ typedef struct dpa_cuda_ops {
 
 typedef const dpa_cuda_ops *(*dpa_cuda_get_ops_fn)(void);
 
+/* The one exported symbol (looked up with dlsym by the engine; tests may link it). */
+const dpa_cuda_ops *dpa_cuda_get_ops(void);
+
 #ifdef __cplusplus
 }
 #endif
