@@ -239,3 +239,23 @@ TEST(PairHmmApi, GklConformanceFile)
     std::vector<double> got = compute(c.ctx, b);
     for (size_t i = 0; i < got.size(); i++) EXPECT_NEAR(got[i], expected[i], 1e-5) << "line " << i;
 }
+
+// More than 8192 pairs takes the engine's radix-sort path (smaller batches use qsort):
+// every result still lands in its own slot.
+TEST(PairHmmApi, LargeBatchRadixPathKeepsCallerOrder)
+{
+    uint64_t seed = test_seed();
+    SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    Batch b;
+    for (int i = 0; i < 120; i++) b.reads.push_back(random_read(rng, 1 + (int)(rng() % 40), 6, 50));
+    for (int i = 0; i < 80; i++) b.haps.push_back(random_bases(rng, 1 + (int)(rng() % 60)));
+    ASSERT_GT(b.results(), 8192);
+    Ctx c(2);
+    std::vector<double> got = compute(c.ctx, b);
+    for (size_t r = 0; r < b.reads.size(); r++)
+        for (size_t h = 0; h < b.haps.size(); h++) {
+            double want = reference_log10(b.reads[r], b.haps[h]);
+            ASSERT_NEAR(got[r * b.haps.size() + h], want, 1e-4) << "read " << r << " hap " << h;
+        }
+}

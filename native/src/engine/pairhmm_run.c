@@ -47,11 +47,35 @@ static int64_t task_cells(const dpa_pairhmm_batch *b, const dpa_phmm_task *t)
     return (int64_t)b->read_lengths[t->read] * b->hap_lengths[t->hap];
 }
 
-/* LSD radix sort, descending by (read length, hap length): O(n), so it stays cheap for
- * the multi-million-pair batches a GPU call gets. Both lengths are < 2^21. */
+typedef struct keyed { uint64_t key; dpa_phmm_task task; } keyed;
+
+static int cmp_keyed(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return x->task.out < y->task.out ? -1 : x->task.out > y->task.out; /* stable */
+}
+
+/* Sorted descending by (read length, hap length). Both lengths are < 2^21. Small batches
+ * (one GATK region: hundreds of pairs) use qsort, whose cost is proportional to n; large ones
+ * an LSD radix sort, O(n) but with a fixed ~100 us of bucket work per call. */
 static dpa_status sort_tasks(const dpa_pairhmm_batch *b, dpa_phmm_task *tasks, int64_t n)
 {
     if (n < 2) return DPA_OK;
+    const uint64_t full = ((uint64_t)1 << 42) - 1;
+    if (n <= 8192) {
+        keyed *k = malloc(sizeof *k * (size_t)n);
+        if (!k) return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "pairhmm: out of memory sorting tasks");
+        for (int64_t i = 0; i < n; i++) {
+            k[i].key = full - (((uint64_t)b->read_lengths[tasks[i].read] << 21) |
+                               (uint64_t)b->hap_lengths[tasks[i].hap]);
+            k[i].task = tasks[i];
+        }
+        qsort(k, (size_t)n, sizeof *k, cmp_keyed);
+        for (int64_t i = 0; i < n; i++) tasks[i] = k[i].task;
+        free(k);
+        return DPA_OK;
+    }
     dpa_phmm_task *tmp = malloc(sizeof *tmp * (size_t)n);
     uint64_t *keys = malloc(sizeof *keys * (size_t)n), *ktmp = malloc(sizeof *ktmp * (size_t)n);
     if (!tmp || !keys || !ktmp) {
@@ -59,7 +83,6 @@ static dpa_status sort_tasks(const dpa_pairhmm_batch *b, dpa_phmm_task *tasks, i
         return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "pairhmm: out of memory sorting %lld tasks",
                         (long long)n);
     }
-    const uint64_t full = ((uint64_t)1 << 42) - 1;
     for (int64_t i = 0; i < n; i++)
         keys[i] = full - (((uint64_t)b->read_lengths[tasks[i].read] << 21) |
                           (uint64_t)b->hap_lengths[tasks[i].hap]);
