@@ -38,6 +38,6 @@ public record Machine(String cpu, int cores, String os, String java, String dpac
     }
 
     public String summary() {
-        return cpu + ", " + cores + " cores, " + os + ", " + java + "\ndpaccel " + dpaccelVersion + ": " + dpaccel;
+        return cpu + ", " + cores + " cores, " + os + ", " + java + "\n" + dpaccel;
     }
 }

@@ -28,7 +28,7 @@ public final class VectorsWriter {
     static final Set<String> KNOWN = Set.of("out-dir", "seed", "regions");
     public static final String COLUMNS = "group hap-bases read-bases read-qual ins-qual del-qual gcp expected-log10";
     /** Regions and reads per region of gatk_regions.tsv (kept small: the file is committed). */
-    static final int GATK_REGIONS = 8, MIN_READS = 4, MAX_READS = 12;
+    static final int GATK_REGIONS = 6, MIN_READS = 4, MAX_READS = 10;
 
     public static final String USAGE = """
         dpaccel-bench gen-vectors [--out-dir test-data/pairhmm] [--seed S] [--regions N]
@@ -41,6 +41,7 @@ public final class VectorsWriter {
 
     public static int run(String[] args) throws IOException {
         Options o = Options.parse(args, Set.of(), KNOWN);
+        java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
         Path dir = Path.of(o.get("out-dir", "test-data/pairhmm"));
         long seed = o.getLong("seed", PairHmmGenerator.DEFAULT_SEED);
         int regions = o.getInt("regions", GATK_REGIONS, 1);

@@ -100,7 +100,8 @@ public final class Engines {
                 String desc = ctx.describe();
                 ctx.close();
                 if (devices == 0) {
-                    throw new Unavailable("no usable GPU (" + desc + ")");
+                    int at = desc.indexOf("no GPU: ");
+                    throw new Unavailable(at >= 0 ? desc.substring(at + 8) : "no usable GPU (" + desc + ")");
                 }
                 return dpaccel(name, threads, name.equals("cuda") ? Backend.GPU : Backend.HYBRID, "", false, gatkMode);
             }

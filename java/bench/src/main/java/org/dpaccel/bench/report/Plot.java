@@ -103,6 +103,10 @@ public final class Plot {
         if (logY) {
             for (double e = y0; e <= y1 + 1e-9; e++) {
                 yticks.add(new double[] {e, Math.pow(10, e)});
+                if (y1 - y0 <= 4 && e < y1) {
+                    yticks.add(new double[] {e + Math.log10(2), 2 * Math.pow(10, e)});
+                    yticks.add(new double[] {e + Math.log10(5), 5 * Math.pow(10, e)});
+                }
             }
         } else {
             double step = niceCeil((y1 - y0) / 6);

@@ -32,7 +32,7 @@ public final class Report {
     static String[] row(Result r, Result base) {
         if (!r.ran()) {
             return new String[] {r.backend, r.threads > 0 ? Integer.toString(r.threads) : "-", "-", "-", "-", "-", "-",
-                "-", r.skipped != null ? "skipped: " + r.skipped : "ERROR: " + r.error};
+                "-", shorten(r.skipped != null ? "skipped: " + r.skipped : "ERROR: " + r.error, 90)};
         }
         String check = r.check == null ? "-" : r.check.ok() ? "ok (" + tol(r.check.tolerance()) + ")"
             : "FAIL " + r.check.failures() + " > " + tol(r.check.tolerance());
@@ -386,6 +386,10 @@ public final class Report {
 
     private static String sci(double v) {
         return v == 0 ? "0" : Double.isInfinite(v) ? "inf" : String.format(Locale.ROOT, "%.1e", v);
+    }
+
+    private static String shorten(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max - 3) + "...";
     }
 
     private static String tol(double t) {
