@@ -231,8 +231,13 @@ public final class PairHmmBench {
         Files.createDirectories(outDir);
         Report.write(outDir, meta, results);
         out.println();
-        out.println("results: " + outDir.resolve("report.html") + " (also results.json, results.csv"
-            + (sweeps ? ", gcups_vs_length.png, gcups_vs_batch.png" : "") + ")");
+        StringBuilder files = new StringBuilder("results.json, results.csv");
+        for (String png : new String[] {"gcups_vs_length.png", "gcups_vs_batch.png"}) {
+            if (Files.exists(outDir.resolve(png))) {
+                files.append(", ").append(png);
+            }
+        }
+        out.println("results: " + outDir.resolve("report.html") + " (also " + files + ")");
         out.println(failed ? "CORRECTNESS CHECK FAILED" : "correctness: every backend within tolerance of the scalar "
             + "double reference");
         return failed ? 1 : 0;

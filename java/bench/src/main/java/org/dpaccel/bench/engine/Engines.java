@@ -135,8 +135,11 @@ public final class Engines {
             args.maxNumberOfThreads = threads;
             args.useDoublePrecision = false;
             b.initialize(args);
-            return new BindingEngine(name, "org.dpaccel.gatk.DpaPairHmm (GATK binding), backend "
-                + backend.name().toLowerCase(Locale.ROOT) + ", cpu.disable '" + cpuDisable + "'", b, threads, true);
+            String desc;
+            try (DpaContext c = DpaContext.create(Config.builder().threads(threads).build())) {
+                desc = c.describe(); // the configuration DpaPairHmm.initialize just read
+            }
+            return new BindingEngine(name, "org.dpaccel.gatk.DpaPairHmm (GATK binding): " + desc, b, threads, true);
         } finally {
             for (int i = 0; i < props.length; i++) {
                 if (old[i] == null) {

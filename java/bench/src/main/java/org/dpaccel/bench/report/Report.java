@@ -110,22 +110,30 @@ public final class Report {
     public static void write(Path dir, Meta meta, List<Result> results) throws IOException {
         Files.writeString(dir.resolve("results.json"), json(meta, results), StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("results.csv"), csv(results), StandardCharsets.UTF_8);
-        Plot len = new Plot("PairHMM GCUPS vs sequence length", "read = haplotype length (16 reads x 4 haplotypes per region, "
-            + meta.batch() + " region(s) per call)", "GCUPS", false);
-        Plot bat = new Plot("PairHMM GCUPS vs batch size (" + meta.dataset().name() + ")", "regions per call", "GCUPS", true);
-        for (Result r : results) {
-            if (r.ran()) {
-                len.add(r.label(), r.byLength);
-                bat.add(r.label(), r.byBatch);
+        boolean lenPlot = false, batPlot = false;
+        try {
+            Plot len = new Plot("PairHMM GCUPS vs sequence length", "read = haplotype length (16 reads x 4 haplotypes per "
+                + "region, " + meta.batch() + " region(s) per call)", "GCUPS", false);
+            Plot bat = new Plot("PairHMM GCUPS vs batch size (" + meta.dataset().name() + ")", "regions per call", "GCUPS",
+                true);
+            for (Result r : results) {
+                if (r.ran()) {
+                    len.add(r.label(), r.byLength);
+                    bat.add(r.label(), r.byBatch);
+                }
             }
+            if (!len.isEmpty()) {
+                len.write(dir.resolve("gcups_vs_length.png"));
+                lenPlot = true;
+            }
+            if (!bat.isEmpty()) {
+                bat.write(dir.resolve("gcups_vs_batch.png"));
+                batPlot = true;
+            }
+        } catch (LinkageError | RuntimeException e) {
+            System.err.println("dpaccel-bench: no plots (" + e + "); a runtime with java.desktop draws them");
         }
-        if (!len.isEmpty()) {
-            len.write(dir.resolve("gcups_vs_length.png"));
-        }
-        if (!bat.isEmpty()) {
-            bat.write(dir.resolve("gcups_vs_batch.png"));
-        }
-        Files.writeString(dir.resolve("report.html"), html(meta, results, !len.isEmpty(), !bat.isEmpty()),
+        Files.writeString(dir.resolve("report.html"), html(meta, results, lenPlot, batPlot),
             StandardCharsets.UTF_8);
     }
 
