@@ -273,6 +273,8 @@ class GatkHaplotypeCallerIT {
         Path err = work.resolve(name + ".log");
         Path statsFile = work.resolve(name + ".stats");
         Files.deleteIfExists(statsFile);
+        Files.deleteIfExists(err);
+        Files.deleteIfExists(vcf);
         Path tmp = work.resolve("tmp");
         Files.createDirectories(tmp);
         List<String> cmd = new ArrayList<>();
@@ -308,7 +310,11 @@ class GatkHaplotypeCallerIT {
 
     static double grab(String text, String regex) {
         Matcher m = Pattern.compile(regex).matcher(text);
-        return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
+        double v = Double.NaN;
+        while (m.find()) {
+            v = Double.parseDouble(m.group(1));
+        }
+        return v;
     }
 
     static void exec(List<String> cmd, Path log, int timeoutSeconds) throws IOException, InterruptedException {
