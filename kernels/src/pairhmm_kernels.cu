@@ -217,7 +217,7 @@ __device__ __forceinline__ T group_task(const dpa_phmm_kargs &a, const dpa_phmm_
                 const double ed = __ldg(a.err + (w >> 24));
                 const double eg = __ldg(a.err + __ldg(a.rgcp + pd.read_off + pr));
                 /* exactly the reference's double expressions, then one rounding to T */
-                mm[r] = (T)(1.0 - (ei + ed));
+                mm[r] = (T)(1.0 - fmin(1.0, ei + ed)); /* GATK clamps at 0 */
                 gm[r] = (T)(1.0 - eg);
                 mi[r] = (T)ei;
                 md[r] = (T)ed;

@@ -150,3 +150,18 @@ TEST(PairHmmRef, FloatAndDoubleAgreeOnGatkShapes)
             << "pair " << k;
     }
 }
+
+// GATK clamps match-to-match at 0 when e_ins + e_del > 1 (its table stores
+// log1p(-min(1, sum))). read "AC" x hap "AC", row 2 with ins = del = Q0: m2m = 0, m2i = 1,
+// so M[2][*] = 0 and I[2][j] = M[1][j]: the sum is M[1][1] + M[1][2] =
+// init/2 * 0.9 * ((1 - e) + e/3). Unclamped (m2m = -1) M[2][2] would be -(1-e) M[1][1].
+TEST(PairHmmRef, MatchToMatchIsClampedAtZeroLikeGatk)
+{
+    Read r = make("AC", 30, 45, 45, 10);
+    r.ins[1] = 0;
+    r.del[1] = 0;
+    double expect = std::log10(0.5 * 0.9 * ((1 - 1e-3) + 1e-3 / 3));
+    EXPECT_NEAR(ref(r, "AC", DPA_PRECISION_DOUBLE), expect, 1e-12);
+    EXPECT_NEAR(ref(r, "AC", DPA_PRECISION_FLOAT_THEN_DOUBLE), expect, 1e-6);
+    EXPECT_NEAR(reference_log10(r, "AC"), expect, 1e-12);
+}

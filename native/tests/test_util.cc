@@ -110,7 +110,7 @@ double reference_log10(const Read &r, const std::string &hap)
         for (int j = 1; j <= n; j++) {
             char x = r.bases[i - 1], y = hap[j - 1];
             LD prior = (x == y || x == 'N' || y == 'N') ? 1 - e : e / 3;
-            M[i][j] = prior * (M[i - 1][j - 1] * (1 - (ei + ed)) + (I[i - 1][j - 1] + D[i - 1][j - 1]) * (1 - eg));
+            M[i][j] = prior * (M[i - 1][j - 1] * (1 - std::min((LD)1, ei + ed)) + (I[i - 1][j - 1] + D[i - 1][j - 1]) * (1 - eg));
             I[i][j] = M[i - 1][j] * ei + I[i - 1][j] * eg;
             D[i][j] = M[i][j - 1] * ed + D[i][j - 1] * eg;
         }

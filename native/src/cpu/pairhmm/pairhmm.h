@@ -67,8 +67,10 @@ static inline dpa_phmm_pair dpa_phmm_pair_of(const dpa_pairhmm_batch *b, const d
 static inline double dpa_phmm_err(uint8_t q) { return pow(10.0, -0.1 * (double)q); }
 
 /* Transition probabilities of read position i (GATK PairHMMModel.qualToTransProbs):
- * m2m = 1 - (e_ins + e_del)  (GATK's matchToMatchProb, computed exactly rather than with
- *                              its Jacobian-table approximation; differences < 1e-9)
+ * m2m = 1 - min(1, e_ins + e_del)  (GATK's matchToMatchProb: its table clamps the sum at 1,
+ *                              so Q0/Q1 gap penalties give 0, never a negative probability;
+ *                              computed exactly rather than with its Jacobian-table
+ *                              approximation of log10(sum); differences < 1e-9)
  * i2m = 1 - e_gcp (both indel-to-match transitions), m2i = e_ins, i2i = e_gcp,
  * m2d = e_del, d2d = e_gcp. */
 enum { DPA_T_MM = 0, DPA_T_GM = 1, DPA_T_MI = 2, DPA_T_II = 3, DPA_T_MD = 4, DPA_T_DD = 5 };
@@ -78,7 +80,7 @@ static inline void dpa_phmm_transitions(const dpa_phmm_pair *p, int32_t i, doubl
     double ei = dpa_phmm_err(p->ins_q[i]);
     double ed = dpa_phmm_err(p->del_q[i]);
     double eg = dpa_phmm_err(p->gcp_q[i]);
-    t[DPA_T_MM] = 1.0 - (ei + ed);
+    t[DPA_T_MM] = 1.0 - fmin(1.0, ei + ed);
     t[DPA_T_GM] = 1.0 - eg;
     t[DPA_T_MI] = ei;
     t[DPA_T_II] = eg;

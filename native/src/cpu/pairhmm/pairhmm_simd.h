@@ -210,7 +210,7 @@ static inline void PH_FN(row_transitions)(PH_T *restrict t, const dpa_phmm_pair 
     if (p && i < p->read_len) {
         const double ei = ph_err(tb, p->ins_q[i]), ed = ph_err(tb, p->del_q[i]);
         const double eg = ph_err(tb, p->gcp_q[i]), e = ph_err(tb, p->base_q[i]);
-        t[PH_TR_MM * PH_W] = (PH_T)(1.0 - (ei + ed));
+        t[PH_TR_MM * PH_W] = (PH_T)(1.0 - fmin(1.0, ei + ed)); /* GATK clamps at 0 */
         t[PH_TR_GM * PH_W] = (PH_T)(1.0 - eg);
         t[PH_TR_MI * PH_W] = (PH_T)ei;
         t[PH_TR_II * PH_W] = (PH_T)eg;
