@@ -104,6 +104,12 @@ TEST(PairHmmRef, AgreesWithIndependentLongDoubleReference)
         double got = ref(r, h, DPA_PRECISION_DOUBLE);
         // GATK semantics at the edges: Q0/Q1 gap penalties make match-to-match negative,
         // the sum can go negative (log10 = NaN) or to zero (-inf), in GATK's Java as here.
+        // Below ~1e-600 the double sum (scaled by 2^1020) is subnormal or 0: GATK's Java loses
+        // the same precision there; only require the result to be that small.
+        if (!std::isnan(want) && want < -600) {
+            EXPECT_TRUE(got < -590) << "pair " << k << ": " << got << " vs " << want;
+            continue;
+        }
         if (std::isnan(want) || std::isinf(want)) {
             EXPECT_EQ(std::isnan(got), std::isnan(want)) << "pair " << k;
             EXPECT_EQ(std::isinf(got), std::isinf(want)) << "pair " << k;
