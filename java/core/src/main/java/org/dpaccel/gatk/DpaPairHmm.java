@@ -32,10 +32,21 @@ public class DpaPairHmm implements PairHMMNativeBinding {
 
     private DpaContext ctx;
     private Precision precision = Precision.FLOAT_THEN_DOUBLE;
+    private final AtomicLong instanceCalls = new AtomicLong();
 
     /** computeLikelihoods calls that reached dpaccel in this JVM (for checks that it is in use). */
     public static long callCount() {
         return CALLS.get();
+    }
+
+    /** computeLikelihoods calls that reached dpaccel through this instance. */
+    public long instanceCallCount() {
+        return instanceCalls.get();
+    }
+
+    /** The context's one-line description (version, ISA, threads, backend, GPUs), or why none. */
+    public synchronized String describe() {
+        return ctx == null ? "dpaccel PairHMM not initialized" : ctx.describe();
     }
 
     @Override
@@ -112,6 +123,7 @@ public class DpaPairHmm implements PairHMMNativeBinding {
         }
         PairHmm.compute(c, batch, p, null, likelihoodArray);
         CALLS.incrementAndGet();
+        instanceCalls.incrementAndGet();
     }
 
     @Override

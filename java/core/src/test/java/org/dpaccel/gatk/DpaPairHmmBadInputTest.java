@@ -138,8 +138,11 @@ class DpaPairHmmBadInputTest {
         assertThrows(IllegalArgumentException.class, () -> fresh.initialize(bad));
         PairHMMNativeArguments good = new PairHMMNativeArguments();
         good.maxNumberOfThreads = 3;
+        assertTrue(fresh.describe().contains("not initialized"));
         fresh.initialize(good);
+        assertTrue(fresh.describe().contains("threads=3"), fresh.describe());
         fresh.computeLikelihoods(new ReadDataHolder[] {read(3)}, new HaplotypeDataHolder[] {hap("AAA")}, out);
+        assertEquals(1, fresh.instanceCallCount());
         fresh.done();
         fresh.done();
         assertThrows(IllegalStateException.class,
