@@ -78,6 +78,8 @@ static dpa_status be_open(int32_t max_devices, dpa_cuda_backend **out, char *err
         b->chunk_bytes = env_size("DPACCEL_CUDA_CHUNK_BYTES", dflt);
         const char *fc = getenv("DPACCEL_CUDA_FORCE_CFG");
         b->force_cfg = -1;
+        const char *tm = getenv("DPACCEL_CUDA_TIMING");
+        b->timing = tm && *tm && *tm != '0';
         if (fc && *fc) {
             int v = atoi(fc);
             if (v >= 0 && v < DPA_PHMM_NUM_CFG) b->force_cfg = v;

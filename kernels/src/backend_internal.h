@@ -37,6 +37,11 @@ typedef struct dpa_cuda_slot {
     uint32_t *hmark;
     uint32_t *rpos;   /* per batch read: packed position in that chunk */
     uint32_t *hpos;
+    uint8_t *rwide;   /* per batch read/hap: holds a letter outside the float table */
+    uint8_t *hwide;
+    uint8_t *tcfg;    /* per task of the call: kernel configuration (cost model) */
+    int64_t tcfg_cap;
+    cudaEvent_t ev[5]; /* DPACCEL_CUDA_TIMING only */
     int64_t marks_reads, marks_haps; /* capacity of the mark arrays */
     int busy;
 } dpa_cuda_slot;
@@ -45,7 +50,6 @@ typedef struct dpa_cuda_dev {
     int cuda_id;
     dpa_device_info info;
     int sms;
-    int max_codes;            /* largest alphabet of the float prior table on this GPU */
     int usable;               /* __atomic_* access */
     int fault;                /* armed dpa_cuda_fault, __atomic_* access */
     double *d_err;            /* 128 x 10^(-q/10) */
@@ -60,6 +64,7 @@ struct dpa_cuda_backend {
     dpa_cuda_dev *devs;
     size_t chunk_bytes; /* device bytes per chunk (DPACCEL_CUDA_CHUNK_BYTES overrides) */
     int32_t force_cfg;  /* -1, or a float kernel index (DPACCEL_CUDA_FORCE_CFG, tests) */
+    int32_t timing;     /* DPACCEL_CUDA_TIMING=1: per-call phase times on stderr */
 };
 
 #ifdef __cplusplus
@@ -75,6 +80,8 @@ dpa_status dpa_cuda_slot_reserve(dpa_cuda_slot *s, size_t dbytes, size_t hbytes,
                                  dpa_cuda_err *err);
 /* Host scratch of at least bytes; NULL when out of memory. */
 void *dpa_cuda_slot_scratch(dpa_cuda_slot *s, size_t bytes);
+/* Per-task configuration array of at least n entries; NULL when out of memory. */
+uint8_t *dpa_cuda_slot_tcfg(dpa_cuda_slot *s, int64_t n);
 dpa_status dpa_cuda_slot_marks(dpa_cuda_slot *s, int64_t reads, int64_t haps);
 void dpa_cuda_retire(dpa_cuda_dev *d);
 

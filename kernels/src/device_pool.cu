@@ -17,7 +17,6 @@ dpa_status dpa_cuda_dev_init(dpa_cuda_dev *d, int cuda_id, int index, dpa_cuda_e
     dpa_status status = DPA_OK;
     cudaDeviceProp p;
     double err_table[128];
-    int optin = 0;
     memset(d, 0, sizeof *d);
     d->cuda_id = cuda_id;
     pthread_mutex_init(&d->mu, NULL);
@@ -31,13 +30,10 @@ dpa_status dpa_cuda_dev_init(dpa_cuda_dev *d, int cuda_id, int index, dpa_cuda_e
     d->info.multiprocessors = p.multiProcessorCount;
     d->info.total_memory = (uint64_t)p.totalGlobalMem;
     d->sms = p.multiProcessorCount;
-    DPA_CUDA_TRY(err, cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
-                                             cuda_id));
-    /* the widest float kernel (R = 16) needs 16 rows x 128 threads x 4 bytes per code */
-    d->max_codes = optin / (16 * DPA_PHMM_BLOCK * 4);
-    if (d->max_codes > DPA_PHMM_MAX_TABLE_CODES) d->max_codes = DPA_PHMM_MAX_TABLE_CODES;
+    /* the prior table (5 codes x R rows x 128 threads x 4 bytes, 40 KiB at R = 16) fits
+     * the default 48 KiB of every supported GPU; the attribute is set anyway */
     for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++) {
-        size_t need = dpa_phmm_smem_f32(c, d->max_codes);
+        size_t need = dpa_phmm_smem_f32(c);
         DPA_CUDA_TRY(err, cudaFuncSetAttribute(dpa_phmm_kernel_f32(c),
                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                (int)need));
@@ -48,6 +44,7 @@ dpa_status dpa_cuda_dev_init(dpa_cuda_dev *d, int cuda_id, int index, dpa_cuda_e
     DPA_CUDA_TRY(err, cudaMemcpy(d->d_err, err_table, sizeof err_table, cudaMemcpyHostToDevice));
     for (int i = 0; i < DPA_CUDA_SLOTS; i++) {
         DPA_CUDA_TRY(err, cudaStreamCreateWithFlags(&d->slots[i].stream, cudaStreamNonBlocking));
+        for (int e = 0; e < 5; e++) DPA_CUDA_TRY(err, cudaEventCreate(&d->slots[i].ev[e]));
         d->nslots = i + 1;
     }
     d->info.usable = 1;
@@ -65,6 +62,8 @@ void dpa_cuda_dev_destroy(dpa_cuda_dev *d)
             if (s->dbuf) cudaFree(s->dbuf);
             if (s->hbuf) cudaFreeHost(s->hbuf);
             if (s->stream) cudaStreamDestroy(s->stream);
+            for (int e = 0; e < 5; e++)
+                if (s->ev[e]) cudaEventDestroy(s->ev[e]);
         }
         if (d->d_err) cudaFree(d->d_err);
     }
@@ -76,6 +75,9 @@ void dpa_cuda_dev_destroy(dpa_cuda_dev *d)
         free(s->hmark);
         free(s->rpos);
         free(s->hpos);
+        free(s->rwide);
+        free(s->hwide);
+        free(s->tcfg);
     }
     pthread_mutex_destroy(&d->mu);
     pthread_cond_destroy(&d->cv);
@@ -143,6 +145,14 @@ void *dpa_cuda_slot_scratch(dpa_cuda_slot *s, size_t bytes)
     return s->scratch;
 }
 
+static int grow_u8(uint8_t **p, int64_t n)
+{
+    uint8_t *q = (uint8_t *)realloc(*p, (size_t)(n > 0 ? n : 1));
+    if (!q) return 0;
+    *p = q;
+    return 1;
+}
+
 static int grow_u32(uint32_t **p, int64_t n, int zero)
 {
     uint32_t *q = (uint32_t *)realloc(*p, (size_t)(n > 0 ? n : 1) * sizeof(uint32_t));
@@ -155,20 +165,34 @@ static int grow_u32(uint32_t **p, int64_t n, int zero)
 dpa_status dpa_cuda_slot_marks(dpa_cuda_slot *s, int64_t reads, int64_t haps)
 {
     if (reads > s->marks_reads) {
-        if (!grow_u32(&s->rmark, reads, 1) || !grow_u32(&s->rpos, reads, 0))
+        if (!grow_u32(&s->rmark, reads, 1) || !grow_u32(&s->rpos, reads, 0) ||
+            !grow_u8(&s->rwide, reads))
             return DPA_ERR_OUT_OF_MEMORY;
         s->marks_reads = reads;
         s->stamp = 0;
         if (s->hmark && s->marks_haps) memset(s->hmark, 0, (size_t)s->marks_haps * 4);
     }
     if (haps > s->marks_haps) {
-        if (!grow_u32(&s->hmark, haps, 1) || !grow_u32(&s->hpos, haps, 0))
+        if (!grow_u32(&s->hmark, haps, 1) || !grow_u32(&s->hpos, haps, 0) ||
+            !grow_u8(&s->hwide, haps))
             return DPA_ERR_OUT_OF_MEMORY;
         s->marks_haps = haps;
         s->stamp = 0;
         if (s->rmark && s->marks_reads) memset(s->rmark, 0, (size_t)s->marks_reads * 4);
     }
     return DPA_OK;
+}
+
+uint8_t *dpa_cuda_slot_tcfg(dpa_cuda_slot *s, int64_t n)
+{
+    if (n > s->tcfg_cap) {
+        free(s->tcfg);
+        s->tcfg_cap = 0;
+        s->tcfg = (uint8_t *)malloc((size_t)n + (size_t)n / 4 + 64);
+        if (!s->tcfg) return NULL;
+        s->tcfg_cap = n + n / 4 + 64;
+    }
+    return s->tcfg;
 }
 
 void dpa_cuda_retire(dpa_cuda_dev *d)

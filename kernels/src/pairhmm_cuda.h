@@ -16,9 +16,12 @@
  *   flags   int32 per pair: pdesc indices of flagged pairs
  *   scratch boundary rows of multi-pass warp tasks (float) and of the double pass
  *
- * Base codes: 0 is 'N' (matches anything), 1..K are the other distinct byte values of
- * the chunk in order of first appearance, so "equal bytes or N" becomes "equal codes or
- * code 0" and the float kernels can look priors up in a per-thread table of K+1 rows.
+ * Base codes: one fixed bijection of byte values (the same for every chunk, call and
+ * device): 'N' -> 0 (matches anything), 'A' 'C' 'G' 'T' -> 1..4, every other byte to a code
+ * >= 5. "Equal bytes or N" becomes "equal codes or code 0". The float kernels look priors
+ * up in a per-thread table of the 5 codes 0..4; a pair whose read or haplotype holds any
+ * other letter runs in double (a property of the pair alone, so the numerics of a pair
+ * never depend on its neighbours, the chunking or the device).
  */
 #ifndef DPA_PAIRHMM_CUDA_H
 #define DPA_PAIRHMM_CUDA_H
@@ -27,9 +30,8 @@
 
 /* Threads per block of every PairHMM kernel (4 warps). */
 #define DPA_PHMM_BLOCK 128
-/* Largest alphabet (codes incl. N) the float kernels' prior table takes; a chunk with
- * more distinct base letters runs entirely in double (same tolerance, no table). */
-#define DPA_PHMM_MAX_TABLE_CODES 16
+/* Codes in the float kernels' prior table (N, A, C, G, T). */
+#define DPA_PHMM_TABLE_CODES 5
 
 typedef struct dpa_phmm_pdesc {
     uint32_t read_off; /* into rdata / rgcp */
@@ -56,12 +58,12 @@ typedef struct dpa_phmm_kargs {
     const dpa_phmm_pdesc *pairs;
     const dpa_phmm_wdesc *warps; /* this launch's warp tasks */
     int32_t num_warps;
-    int32_t num_codes;          /* alphabet size incl. N (float table kernels) */
+    int32_t wide_first;         /* pdescs [wide_first, num_pairs): double only (letters) */
     void *scratch;              /* cells: float4 (float) or double4 (double) */
     double *res;
     int32_t *count;             /* flagged pairs (float) / pairs to do (double) */
     int32_t *flags;             /* flagged pdesc indices; NULL in the double pass = all */
-    int32_t num_pairs;          /* double pass without flags: pairs 0..num_pairs-1 */
+    int32_t num_pairs;          /* pairs of the chunk */
     int32_t max_hap;            /* double pass: scratch cells per warp = max_hap + 1 */
     const double *err;          /* 128 entries: 10^(-q/10) */
 } dpa_phmm_kargs;
@@ -85,8 +87,8 @@ extern const dpa_phmm_cfg dpa_phmm_cfgs[DPA_PHMM_NUM_CFG];
  * for cudaLaunchKernel / cudaFuncSetAttribute. */
 const void *dpa_phmm_kernel_f32(int32_t cfg);
 const void *dpa_phmm_kernel_f64(void);
-/* Shared memory a float kernel needs for a table of num_codes codes. */
-size_t dpa_phmm_smem_f32(int32_t cfg, int32_t num_codes);
+/* Shared memory a float kernel needs for its prior table. */
+size_t dpa_phmm_smem_f32(int32_t cfg);
 #ifdef __cplusplus
 }
 #endif

@@ -82,6 +82,16 @@ __device__ __forceinline__ dcell cell_make(double m, double i, double d)
     return c;
 }
 
+/* Explicitly rounded operations: the compiler may not contract or reorder them, so every
+ * kernel configuration (G, R, pass structure, architecture) performs exactly the same
+ * roundings for a cell and a pair's result does not depend on how it was scheduled. */
+__device__ __forceinline__ float xmul(float a, float b) { return __fmul_rn(a, b); }
+__device__ __forceinline__ float xadd(float a, float b) { return __fadd_rn(a, b); }
+__device__ __forceinline__ float xfma(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+__device__ __forceinline__ double xmul(double a, double b) { return __dmul_rn(a, b); }
+__device__ __forceinline__ double xadd(double a, double b) { return __dadd_rn(a, b); }
+__device__ __forceinline__ double xfma(double a, double b, double c) { return __fma_rn(a, b, c); }
+
 template <int G, typename V> __device__ __forceinline__ V shfl_up1(V v)
 {
     if constexpr (G == 1) {
@@ -159,20 +169,21 @@ __device__ __forceinline__ void sweep(const dpa_phmm_kargs &a, const uint8_t *ha
                 } else {
                     prior = (rc[r] == hc || hcN) ? pm[r] : px[r];
                 }
-                D[r] = md[r] * M[r] + gc[r] * D[r];
+                /* D = md M + gc D; M = prior (mm dM + gm (dI + dD)); I = mi uM + gc uI */
+                D[r] = xfma(md[r], M[r], xmul(gc[r], D[r]));
                 const T dM = r ? M[r - 1] : pM;
                 const T dI = r ? I[r - 1] : pI;
                 const T dD = r ? D[r - 1] : pD;
-                M[r] = prior * (mm[r] * dM + gm[r] * (dI + dD));
+                M[r] = xmul(prior, xfma(mm[r], dM, xmul(gm[r], xadd(dI, dD))));
             }
 #pragma unroll
             for (int r = 0; r < R; r++)
-                I[r] = mi[r] * (r ? M[r - 1] : uM) + gc[r] * (r ? I[r - 1] : uI);
+                I[r] = xfma(mi[r], r ? M[r - 1] : uM, xmul(gc[r], r ? I[r - 1] : uI));
             if (STOREB) {
                 if (sum_lane) scratch[j * P + g] = cell_make(M[R - 1], I[R - 1], D[R - 1]);
             } else {
-                const T v = M[R - 1] + I[R - 1];
-                if (sum_lane) sum += v;
+                const T v = xadd(M[R - 1], I[R - 1]);
+                if (sum_lane) sum = xadd(sum, v);
             }
         }
         pM = uM;
@@ -236,7 +247,8 @@ __device__ __forceinline__ T group_task(const dpa_phmm_kargs &a, const dpa_phmm_
         }
         if constexpr (TABLE) {
             /* prior[c][row] for every code c; code 0 (N) matches every row */
-            for (int c = 0; c < a.num_codes; c++) {
+#pragma unroll
+            for (int c = 0; c < DPA_PHMM_TABLE_CODES; c++) {
 #pragma unroll
                 for (int q = 0; q < Q; q++) {
                     float4 v;
@@ -302,18 +314,21 @@ __global__ void __launch_bounds__(DPA_PHMM_BLOCK, R == 16 ? DPA_PHMM_MINB16 : 4)
 }
 
 /* Double pass: persistent warps, one pair per warp, over the flagged pairs (count/flags
- * from the float kernels) or over every pair (flags == NULL: double precision asked for,
- * or an alphabet too large for the float table). */
+ * from the float kernels, after the pairs with letters outside the float table) or over
+ * every pair (flags == NULL: double precision asked for). */
 __global__ void __launch_bounds__(DPA_PHMM_BLOCK) phmm_f64(const dpa_phmm_kargs a)
 {
     constexpr int G = DPA_PHMM_DOUBLE_G, R = DPA_PHMM_DOUBLE_R;
     const int wid = blockIdx.x * (DPA_PHMM_BLOCK / 32) + threadIdx.x / 32;
     const int nw = gridDim.x * (DPA_PHMM_BLOCK / 32);
     const int lane = threadIdx.x & 31;
-    const int total = a.flags ? *a.count : a.num_pairs;
+    /* pdescs [wide_first, num_pairs) never ran in float (letters outside the table),
+     * then the pairs the float kernels flagged */
+    const int nwide = a.num_pairs - a.wide_first;
+    const int total = a.flags ? nwide + *a.count : a.num_pairs;
     dcell *scratch = (dcell *)a.scratch + (int64_t)wid * (a.max_hap + 1);
     for (int k = wid; k < total; k += nw) {
-        const int32_t pidx = a.flags ? a.flags[k] : k;
+        const int32_t pidx = !a.flags ? k : k < nwide ? a.wide_first + k : a.flags[k - nwide];
         const dpa_phmm_pdesc pd = a.pairs[pidx];
         const int passes = (pd.read_len + G * R - 1) / (G * R);
         const double sum = group_task<double, G, R, false>(a, pd, lane, 0, pd.hap_len + G - 1,
@@ -349,7 +364,8 @@ extern "C" const void *dpa_phmm_kernel_f32(int32_t cfg)
 
 extern "C" const void *dpa_phmm_kernel_f64(void) { return (const void *)phmm_f64; }
 
-extern "C" size_t dpa_phmm_smem_f32(int32_t cfg, int32_t num_codes)
+extern "C" size_t dpa_phmm_smem_f32(int32_t cfg)
 {
-    return (size_t)num_codes * (size_t)dpa_phmm_cfgs[cfg].r * DPA_PHMM_BLOCK * sizeof(float);
+    return (size_t)DPA_PHMM_TABLE_CODES * (size_t)dpa_phmm_cfgs[cfg].r * DPA_PHMM_BLOCK *
+           sizeof(float);
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backend_internal.h"
 #include "pairhmm_cuda.h"
@@ -47,23 +48,76 @@ static int32_t choose_cfg(const dpa_cuda_backend *b, int64_t L, int64_t n)
     return best;
 }
 
-/* LSD radix sort of (key, value) pairs, 4 passes of 8 bits; tmp holds 2n entries. */
+/* Memo of choose_cfg by (read length, haplotype length): GATK batches repeat a few
+ * lengths, so the cost model runs once per distinct shape, not once per pair. */
+#define CFG_MEMO 4096
+typedef struct cfg_memo {
+    uint32_t key[CFG_MEMO]; /* (L << 16 | n) + 1; 0 = empty */
+    uint8_t cfg[CFG_MEMO];
+} cfg_memo;
+
+static int32_t memo_cfg(const dpa_cuda_backend *b, cfg_memo *m, int64_t L, int64_t n)
+{
+    if (L >= 65535 || n >= 65535) return choose_cfg(b, L, n);
+    const uint32_t k = ((uint32_t)L << 16 | (uint32_t)n) + 1u;
+    const uint32_t h = (k * 2654435761u) >> 20; /* 12 bits */
+    if (m->key[h] == k) return m->cfg[h];
+    const int32_t c = choose_cfg(b, L, n);
+    m->key[h] = k;
+    m->cfg[h] = (uint8_t)c;
+    return c;
+}
+
+/* Fixed base codes (pairhmm_cuda.h): N A C G T -> 0..4, every other byte a code >= 5
+ * (a bijection: the bytes 0..4 take the codes the five letters left free). */
+static const uint8_t *base_lut(void)
+{
+    static uint8_t lut[256];
+    static int done = 0;
+    if (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
+        uint8_t t[256];
+        const uint8_t letters[5] = { 'N', 'A', 'C', 'G', 'T' };
+        for (int i = 0; i < 256; i++) t[i] = (uint8_t)i;
+        for (int c = 0; c < 5; c++) {
+            t[letters[c]] = (uint8_t)c;
+            t[c] = letters[c];
+        }
+        memcpy(lut, t, sizeof lut);
+        __atomic_store_n(&done, 1, __ATOMIC_RELEASE);
+    }
+    return lut;
+}
+
+/* LSD radix sort of (key, value) pairs, 8-bit digits; t* are n-entry temporaries. A digit
+ * that is the same for every key is skipped. Result in key/val. */
 static void radix_sort(uint32_t *key, uint32_t *val, uint32_t *tk, uint32_t *tv, int64_t n)
 {
+    uint32_t *k0 = key, *v0 = val, *k1 = tk, *v1 = tv;
     for (int shift = 0; shift < 32; shift += 8) {
         int64_t count[257];
         memset(count, 0, sizeof count);
-        for (int64_t i = 0; i < n; i++) count[((key[i] >> shift) & 0xff) + 1]++;
-        if (count[1] == n) continue; /* all in one bucket: nothing moves */
+        for (int64_t i = 0; i < n; i++) count[((k0[i] >> shift) & 0xff) + 1]++;
+        if (count[((k0[0] >> shift) & 0xff) + 1] == n) continue; /* nothing moves */
         for (int i = 0; i < 256; i++) count[i + 1] += count[i];
         for (int64_t i = 0; i < n; i++) {
-            int64_t d = count[(key[i] >> shift) & 0xff]++;
-            tk[d] = key[i];
-            tv[d] = val[i];
+            int64_t d = count[(k0[i] >> shift) & 0xff]++;
+            k1[d] = k0[i];
+            v1[d] = v0[i];
         }
-        memcpy(key, tk, (size_t)n * 4);
-        memcpy(val, tv, (size_t)n * 4);
+        uint32_t *t = k0; k0 = k1; k1 = t;
+        t = v0; v0 = v1; v1 = t;
     }
+    if (k0 != key) {
+        memcpy(key, k0, (size_t)n * 4);
+        memcpy(val, v0, (size_t)n * 4);
+    }
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* Layout of one chunk in the pinned buffer and on the device. */
@@ -72,16 +126,38 @@ typedef struct chunk_layout {
     size_t flags, scratch, dscratch, dev_end;
 } chunk_layout;
 
-/* One chunk: tasks[0..n) of the call. */
+static void layout_of(chunk_layout *lo, int64_t read_pos_total, int64_t hap_pos_total, int64_t n,
+                      int64_t nwarps, int64_t scratch_cells, int64_t dwarps, int32_t max_hap)
+{
+    lo->rdata = 0;
+    lo->rgcp = ALIGN_UP(lo->rdata + (size_t)read_pos_total * 4);
+    lo->hcode = ALIGN_UP(lo->rgcp + (size_t)read_pos_total);
+    lo->pairs = ALIGN_UP(lo->hcode + (size_t)hap_pos_total);
+    lo->warps = ALIGN_UP(lo->pairs + (size_t)n * sizeof(dpa_phmm_pdesc));
+    lo->count = ALIGN_UP(lo->warps + (size_t)nwarps * sizeof(dpa_phmm_wdesc));
+    lo->res = lo->count + 256;
+    lo->h2d_end = lo->res;
+    lo->d2h_end = lo->res + (size_t)n * 8;
+    lo->flags = ALIGN_UP(lo->d2h_end);
+    lo->scratch = ALIGN_UP(lo->flags + (size_t)n * 4);
+    lo->dscratch = ALIGN_UP(lo->scratch + (size_t)scratch_cells * 16);
+    lo->dev_end = lo->dscratch + (size_t)dwarps * (size_t)(max_hap + 1) * 32;
+}
+
+#define CFG_WIDE 15 /* sort-key class of pairs that run in double only */
+
+/* One chunk: tasks[0..n) of the call, tcfg[k] the configuration of tasks[k]. */
 static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
                             const dpa_pairhmm_batch *batch, const dpa_phmm_task *tasks,
-                            int64_t n, int64_t read_pos_total, int64_t hap_pos_total,
-                            int32_t precision, double *out, int64_t *double_recomputes,
-                            dpa_cuda_err *err)
+                            const uint8_t *tcfg, int64_t n, int64_t read_pos_total,
+                            int64_t hap_pos_total, int32_t precision, double *out,
+                            int64_t *double_recomputes, dpa_cuda_err *err)
 {
     dpa_status status = DPA_OK;
     const uint32_t stamp = s->stamp;
-    /* host scratch: per pair cfg key/idx (+ sort temporaries), distinct reads/haps */
+    double tm[8] = { 0 };
+    if (b->timing) tm[0] = now_s();
+    /* host scratch: per pair key/idx (+ sort temporaries), distinct reads/haps */
     size_t need = (size_t)n * 4 * 4 + (size_t)n * 8;
     uint8_t *hs = (uint8_t *)dpa_cuda_slot_scratch(s, need);
     if (!hs) return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "CUDA pairhmm: host scratch");
@@ -92,12 +168,11 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
     int64_t nur = 0, nuh = 0;
     int32_t max_hap = 1;
     for (int64_t k = 0; k < n; k++) {
-        const int32_t r = tasks[k].read, h = tasks[k].hap;
+        const int32_t r = tasks[k].read;
         if (s->rmark[r] == stamp) {
             s->rmark[r] = stamp + 0x80000000u; /* listed */
             uniq[nur++] = r;
         }
-        if (batch->hap_lengths[h] > max_hap) max_hap = batch->hap_lengths[h];
     }
     int32_t *uniqh = uniq + nur;
     for (int64_t k = 0; k < n; k++) {
@@ -105,102 +180,22 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
         if (s->hmark[h] == stamp) {
             s->hmark[h] = stamp + 0x80000000u;
             uniqh[nuh++] = h;
+            if (batch->hap_lengths[h] > max_hap) max_hap = batch->hap_lengths[h];
         }
     }
 
-    /* ---- configuration and sort key per pair ---- */
-    for (int64_t k = 0; k < n; k++) {
-        const int64_t L = batch->read_lengths[tasks[k].read];
-        const int64_t hn = batch->hap_lengths[tasks[k].hap];
-        const int32_t c = choose_cfg(b, L, hn);
-        const int64_t GR = (int64_t)dpa_phmm_cfgs[c].g * dpa_phmm_cfgs[c].r;
-        int64_t passes = (L + GR - 1) / GR;
-        if (passes > 127) passes = 127;
-        /* ascending key = cfg, then passes descending, then hap length descending */
-        key[k] = ((uint32_t)c << 28) | ((uint32_t)(127 - passes) << 21) |
-                 (uint32_t)((1 << 21) - 1 - hn);
-        idx[k] = (uint32_t)k;
-    }
-    radix_sort(key, idx, tk, tv, n);
-
-    /* ---- warp tasks and scratch ---- */
-    int64_t nwarps = 0, scratch_cells = 0;
-    int32_t cfg_first_warp[DPA_PHMM_NUM_CFG + 1];
-    for (int32_t c = 0; c <= DPA_PHMM_NUM_CFG; c++) cfg_first_warp[c] = 0;
-    const int alphabet_ok = 1; /* decided after packing (codes are assigned there) */
-    (void)alphabet_ok;
-    /* first count warps per configuration (pairs of one cfg are consecutive) */
-    {
-        int64_t k = 0;
-        while (k < n) {
-            const int32_t c = (int32_t)(key[k] >> 28);
-            const int32_t P = 32 / dpa_phmm_cfgs[c].g;
-            int64_t e = k;
-            while (e < n && (int32_t)(key[e] >> 28) == c) e++;
-            cfg_first_warp[c + 1] = (int32_t)((e - k + P - 1) / P);
-            k = e;
-        }
-        for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++) cfg_first_warp[c + 1] += cfg_first_warp[c];
-        nwarps = cfg_first_warp[DPA_PHMM_NUM_CFG];
-    }
-    /* double pass grid: persistent warps, scratch bounded */
-    int64_t dwarps = n < (int64_t)d->sms * 8 ? n : (int64_t)d->sms * 8;
-    while (dwarps > 4 && (size_t)dwarps * (size_t)(max_hap + 1) * 32 > DPA_F64_SCRATCH_BUDGET)
-        dwarps /= 2;
-    dwarps = (dwarps + 3) / 4 * 4;
-
-    /* scratch cells of multi-pass warps: computed while writing the warp table below, but
-     * sized now: sum over warps of (hap length of its first pair + 1) * P */
-    for (int64_t k = 0, w = 0; k < n; w++) {
-        const int32_t c = (int32_t)(key[k] >> 28);
-        const int32_t P = 32 / dpa_phmm_cfgs[c].g;
-        const int32_t passes = 127 - (int32_t)((key[k] >> 21) & 127);
-        int64_t e = k + 1;
-        while (e < n && e - k < P && (int32_t)(key[e] >> 28) == c) e++;
-        /* the longest haplotype of the warp (pairs with fewer passes sort later and may
-         * have longer haplotypes) sizes its sweep and its boundary rows */
-        int64_t hmax = 0;
-        for (int64_t q = k; q < e; q++) {
-            const int64_t hq = (1 << 21) - 1 - (int64_t)(key[q] & ((1 << 21) - 1));
-            if (hq > hmax) hmax = hq;
-        }
-        if (passes > 1) scratch_cells += (hmax + 1) * P;
-        k = e;
-    }
-
+    /* ---- pinned staging for the largest possible layout (nwarps <= n), then pack the
+     * reads and haplotypes, noting which hold letters outside the float table ---- */
     chunk_layout lo;
-    lo.rdata = 0;
-    lo.rgcp = ALIGN_UP(lo.rdata + (size_t)read_pos_total * 4);
-    lo.hcode = ALIGN_UP(lo.rgcp + (size_t)read_pos_total);
-    lo.pairs = ALIGN_UP(lo.hcode + (size_t)hap_pos_total);
-    lo.warps = ALIGN_UP(lo.pairs + (size_t)n * sizeof(dpa_phmm_pdesc));
-    lo.count = ALIGN_UP(lo.warps + (size_t)nwarps * sizeof(dpa_phmm_wdesc));
-    lo.res = lo.count + 256;
-    lo.h2d_end = lo.res;
-    lo.d2h_end = lo.res + (size_t)n * 8;
-    lo.flags = ALIGN_UP(lo.d2h_end);
-    lo.scratch = ALIGN_UP(lo.flags + (size_t)n * 4);
-    lo.dscratch = ALIGN_UP(lo.scratch + (size_t)scratch_cells * 16);
-    lo.dev_end = lo.dscratch + (size_t)dwarps * (size_t)(max_hap + 1) * 32;
-
-    if ((status = dpa_cuda_slot_reserve(s, lo.dev_end, lo.d2h_end, err)) != DPA_OK) return status;
-
+    layout_of(&lo, read_pos_total, hap_pos_total, n, n, 0, 0, max_hap);
+    if ((status = dpa_cuda_slot_reserve(s, 0, lo.d2h_end, err)) != DPA_OK) return status;
+    uint8_t *h = (uint8_t *)s->hbuf;
+    uint8_t *dv;
+    const uint8_t *lut = base_lut();
     {
-        uint8_t *h = (uint8_t *)s->hbuf;
-        uint8_t *dv = (uint8_t *)s->dbuf;
         uint32_t *rdata = (uint32_t *)(h + lo.rdata);
         uint8_t *rgcp = h + lo.rgcp;
         uint8_t *hcode = h + lo.hcode;
-        dpa_phmm_pdesc *pairs = (dpa_phmm_pdesc *)(h + lo.pairs);
-        dpa_phmm_wdesc *warps = (dpa_phmm_wdesc *)(h + lo.warps);
-        int32_t *count = (int32_t *)(h + lo.count);
-        const double *res = (const double *)(h + lo.res);
-        uint8_t lut[256];
-        int32_t ncodes = 1;
-        memset(lut, 0xff, sizeof lut);
-        lut['N'] = 0;
-
-        /* reads: code | bq | iq | dq, and gcp */
         for (int64_t u = 0; u < nur; u++) {
             const int32_t r = uniq[u];
             const int64_t off = batch->read_offsets[r];
@@ -208,12 +203,15 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
             const uint32_t p = s->rpos[r];
             const uint8_t *rb = batch->read_bases + off, *bq = batch->base_quals + off;
             const uint8_t *iq = batch->ins_quals + off, *dq = batch->del_quals + off;
+            uint32_t *dst = rdata + p;
+            uint32_t wide = 0;
             for (int32_t i = 0; i < len; i++) {
-                uint8_t c = lut[rb[i]];
-                if (c == 0xff) c = lut[rb[i]] = (uint8_t)ncodes++;
-                rdata[p + i] = (uint32_t)c | ((uint32_t)bq[i] << 8) | ((uint32_t)iq[i] << 16) |
-                               ((uint32_t)dq[i] << 24);
+                const uint32_t c = lut[rb[i]];
+                wide |= (uint32_t)(c > 4);
+                dst[i] = c | ((uint32_t)bq[i] << 8) | ((uint32_t)iq[i] << 16) |
+                         ((uint32_t)dq[i] << 24);
             }
+            s->rwide[r] = (uint8_t)wide;
             memcpy(rgcp + p, batch->gcp_quals + off, (size_t)len);
         }
         for (int64_t u = 0; u < nuh; u++) {
@@ -221,99 +219,164 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
             const uint8_t *hb = batch->hap_bases + batch->hap_offsets[hh];
             const int32_t len = batch->hap_lengths[hh];
             uint8_t *dst = hcode + s->hpos[hh];
+            uint8_t wide = 0;
             for (int32_t i = 0; i < len; i++) {
-                uint8_t c = lut[hb[i]];
-                if (c == 0xff) c = lut[hb[i]] = (uint8_t)ncodes++;
+                const uint8_t c = lut[hb[i]];
+                wide |= (uint8_t)(c > 4);
                 dst[i] = c;
             }
+            s->hwide[hh] = wide;
         }
-        /* pairs in sorted order; res index = chunk-local task index */
-        for (int64_t k = 0; k < n; k++) {
-            const dpa_phmm_task *t = &tasks[idx[k]];
-            dpa_phmm_pdesc *pd = &pairs[k];
-            pd->read_off = s->rpos[t->read];
-            pd->read_len = batch->read_lengths[t->read];
-            pd->hap_off = s->hpos[t->hap];
-            pd->hap_len = batch->hap_lengths[t->hap];
-            pd->res = (int32_t)idx[k];
-            pd->pad_ = 0;
-        }
-        /* warp tasks */
-        {
-            int64_t w = 0, sc = 0;
-            for (int64_t k = 0; k < n; w++) {
-                const int32_t c = (int32_t)(key[k] >> 28);
-                const int32_t G = dpa_phmm_cfgs[c].g, P = 32 / G;
-                const int32_t passes = 127 - (int32_t)((key[k] >> 21) & 127);
-                int64_t e = k + 1;
-                while (e < n && e - k < P && (int32_t)(key[e] >> 28) == c) e++;
-                /* true passes (the key caps at 127) and the longest haplotype */
-                int64_t mp = 0, hmax = 0;
-                for (int64_t q = k; q < e; q++) {
-                    int64_t pp = (pairs[q].read_len + (int64_t)G * dpa_phmm_cfgs[c].r - 1) /
-                                 ((int64_t)G * dpa_phmm_cfgs[c].r);
-                    if (pp > mp) mp = pp;
-                    if (pairs[q].hap_len > hmax) hmax = pairs[q].hap_len;
-                }
-                warps[w].first = (int32_t)k;
-                warps[w].count = (int32_t)(e - k);
-                warps[w].steps = (int32_t)(hmax + G - 1);
-                warps[w].passes = (int32_t)mp;
-                warps[w].scratch = sc;
-                if (passes > 1) sc += (hmax + 1) * P;
-                k = e;
-            }
-        }
-        *count = 0;
+    }
+    if (b->timing) tm[1] = now_s();
 
-        const int use_float = precision != DPA_PRECISION_DOUBLE && ncodes <= d->max_codes;
+    /* ---- sort key per pair: configuration (CFG_WIDE last), passes desc, hap desc ---- */
+    const int use_float = precision != DPA_PRECISION_DOUBLE;
+    int64_t nwide = 0;
+    for (int64_t k = 0; k < n; k++) {
+        const int64_t L = batch->read_lengths[tasks[k].read];
+        const int64_t hn = batch->hap_lengths[tasks[k].hap];
+        int32_t c = tcfg[k];
+        if (!use_float || s->rwide[tasks[k].read] || s->hwide[tasks[k].hap]) {
+            c = CFG_WIDE;
+            nwide++;
+        }
+        const int64_t GR = c == CFG_WIDE ? (int64_t)DPA_PHMM_DOUBLE_G * DPA_PHMM_DOUBLE_R
+                                         : (int64_t)dpa_phmm_cfgs[c].g * dpa_phmm_cfgs[c].r;
+        int64_t passes = (L + GR - 1) / GR;
+        if (passes > 127) passes = 127;
+        key[k] = ((uint32_t)c << 28) | ((uint32_t)(127 - passes) << 21) |
+                 (uint32_t)((1 << 21) - 1 - hn);
+        idx[k] = (uint32_t)k;
+    }
+    radix_sort(key, idx, tk, tv, n);
+    const int64_t nfloat = n - nwide;
+    if (b->timing) tm[2] = now_s();
+
+    /* ---- pair descriptors in sorted order; res index = chunk-local task index ---- */
+    dpa_phmm_pdesc *pairs = (dpa_phmm_pdesc *)(h + lo.pairs);
+    for (int64_t k = 0; k < n; k++) {
+        const dpa_phmm_task *t = &tasks[idx[k]];
+        dpa_phmm_pdesc *pd = &pairs[k];
+        pd->read_off = s->rpos[t->read];
+        pd->read_len = batch->read_lengths[t->read];
+        pd->hap_off = s->hpos[t->hap];
+        pd->hap_len = batch->hap_lengths[t->hap];
+        pd->res = (int32_t)idx[k];
+        pd->pad_ = 0;
+    }
+
+    /* ---- warp tasks (float pairs only; those of one configuration are consecutive) ---- */
+    int32_t cfg_first_warp[DPA_PHMM_NUM_CFG + 1];
+    for (int32_t c = 0; c <= DPA_PHMM_NUM_CFG; c++) cfg_first_warp[c] = 0;
+    dpa_phmm_wdesc *warps = (dpa_phmm_wdesc *)(h + lo.warps);
+    int64_t nwarps = 0, scratch_cells = 0;
+    for (int64_t k = 0; k < nfloat; nwarps++) {
+        const int32_t c = (int32_t)(key[k] >> 28);
+        const int32_t G = dpa_phmm_cfgs[c].g, P = 32 / G;
+        const int64_t GR = (int64_t)G * dpa_phmm_cfgs[c].r;
+        int64_t e = k + 1;
+        while (e < nfloat && e - k < P && (int32_t)(key[e] >> 28) == c) e++;
+        /* true passes (the key caps at 127) and the longest haplotype (pairs with fewer
+         * passes sort later and may have longer haplotypes) */
+        int64_t mp = 0, hmax = 0;
+        for (int64_t q = k; q < e; q++) {
+            const int64_t pp = (pairs[q].read_len + GR - 1) / GR;
+            if (pp > mp) mp = pp;
+            if (pairs[q].hap_len > hmax) hmax = pairs[q].hap_len;
+        }
+        warps[nwarps].first = (int32_t)k;
+        warps[nwarps].count = (int32_t)(e - k);
+        warps[nwarps].steps = (int32_t)(hmax + G - 1);
+        warps[nwarps].passes = (int32_t)mp;
+        warps[nwarps].scratch = scratch_cells;
+        if (mp > 1) scratch_cells += (hmax + 1) * P;
+        cfg_first_warp[c + 1]++;
+        k = e;
+    }
+    for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++) cfg_first_warp[c + 1] += cfg_first_warp[c];
+    /* double pass grid: persistent warps, scratch bounded */
+    int64_t dwarps = n < (int64_t)d->sms * 8 ? n : (int64_t)d->sms * 8;
+    while (dwarps > 4 && (size_t)dwarps * (size_t)(max_hap + 1) * 32 > DPA_F64_SCRATCH_BUDGET)
+        dwarps /= 2;
+    dwarps = (dwarps + 3) / 4 * 4;
+
+    /* the final layout moves count/res down to the real warp table's end */
+    layout_of(&lo, read_pos_total, hap_pos_total, n, nwarps, scratch_cells, dwarps, max_hap);
+    if ((status = dpa_cuda_slot_reserve(s, lo.dev_end, lo.d2h_end, err)) != DPA_OK) return status;
+    dv = (uint8_t *)s->dbuf;
+    int32_t *count = (int32_t *)(h + lo.count);
+    const double *res = (const double *)(h + lo.res);
+    *count = 0;
+    if (b->timing) tm[3] = now_s();
+
+    {
         dpa_phmm_kargs a;
         memset(&a, 0, sizeof a);
         a.rdata = (const uint32_t *)(dv + lo.rdata);
         a.rgcp = dv + lo.rgcp;
         a.hcode = dv + lo.hcode;
         a.pairs = (const dpa_phmm_pdesc *)(dv + lo.pairs);
-        a.num_codes = ncodes;
         a.res = (double *)(dv + lo.res);
         a.count = (int32_t *)(dv + lo.count);
         a.flags = (int32_t *)(dv + lo.flags);
+        a.num_pairs = (int32_t)n;
+        a.wide_first = (int32_t)nfloat;
         a.max_hap = max_hap;
         a.err = d->d_err;
 
+        if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[0], s->stream));
         DPA_CUDA_TRY(err, cudaMemcpyAsync(dv, h, lo.h2d_end, cudaMemcpyHostToDevice, s->stream));
-        if (use_float) {
-            a.scratch = dv + lo.scratch;
-            for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++) {
-                const int32_t w0 = cfg_first_warp[c], nw = cfg_first_warp[c + 1] - w0;
-                if (nw == 0) continue;
-                dpa_phmm_kargs ka = a;
-                ka.warps = (const dpa_phmm_wdesc *)(dv + lo.warps) + w0;
-                ka.num_warps = nw;
-                void *args[] = { &ka };
-                const int wpb = DPA_PHMM_BLOCK / 32;
-                DPA_CUDA_TRY(err, cudaLaunchKernel(dpa_phmm_kernel_f32(c),
-                                                   dim3((unsigned)((nw + wpb - 1) / wpb)),
-                                                   dim3(DPA_PHMM_BLOCK), args,
-                                                   dpa_phmm_smem_f32(c, ncodes), s->stream));
-            }
+        if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[1], s->stream));
+        a.scratch = dv + lo.scratch;
+        for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++) {
+            const int32_t w0 = cfg_first_warp[c], nw = cfg_first_warp[c + 1] - w0;
+            if (nw == 0) continue;
+            dpa_phmm_kargs ka = a;
+            ka.warps = (const dpa_phmm_wdesc *)(dv + lo.warps) + w0;
+            ka.num_warps = nw;
+            void *args[] = { &ka };
+            const int wpb = DPA_PHMM_BLOCK / 32;
+            DPA_CUDA_TRY(err, cudaLaunchKernel(dpa_phmm_kernel_f32(c),
+                                               dim3((unsigned)((nw + wpb - 1) / wpb)),
+                                               dim3(DPA_PHMM_BLOCK), args, dpa_phmm_smem_f32(c),
+                                               s->stream));
         }
+        if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[2], s->stream));
         {
             dpa_phmm_kargs ka = a;
             ka.scratch = dv + lo.dscratch;
-            if (!use_float) {
-                ka.flags = NULL; /* every pair */
-                ka.num_pairs = (int32_t)n;
-            }
+            if (!use_float) ka.flags = NULL; /* every pair */
             void *args[] = { &ka };
             DPA_CUDA_TRY(err, cudaLaunchKernel(dpa_phmm_kernel_f64(), dim3((unsigned)(dwarps / 4)),
                                                dim3(DPA_PHMM_BLOCK), args, 0, s->stream));
         }
+        if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[3], s->stream));
         DPA_CUDA_TRY(err, cudaMemcpyAsync(h + lo.count, dv + lo.count, lo.d2h_end - lo.count,
                                           cudaMemcpyDeviceToHost, s->stream));
+        if (b->timing) {
+            DPA_CUDA_TRY(err, cudaEventRecord(s->ev[4], s->stream));
+            tm[4] = now_s();
+        }
         DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
+        if (b->timing) tm[5] = now_s();
 
         for (int64_t k = 0; k < n; k++) out[tasks[k].out] = res[k];
         *double_recomputes += use_float ? (int64_t)*count : 0;
+        if (b->timing) {
+            tm[6] = now_s();
+            float g[4] = { 0, 0, 0, 0 };
+            for (int e = 0; e < 4; e++) cudaEventElapsedTime(&g[e], s->ev[e], s->ev[e + 1]);
+            fprintf(stderr,
+                    "dpaccel cuda timing: pairs %lld (double-only %lld, flagged %d) reads %lld "
+                    "haps %lld warps %lld | host ms: list+pack %.3f sort %.3f desc %.3f submit "
+                    "%.3f wait %.3f scatter %.3f | gpu ms: h2d %.3f (%.2f MB) float %.3f "
+                    "double %.3f d2h %.3f\n",
+                    (long long)n, (long long)nwide, *count, (long long)nur, (long long)nuh,
+                    (long long)nwarps, (tm[1] - tm[0]) * 1e3, (tm[2] - tm[1]) * 1e3,
+                    (tm[3] - tm[2]) * 1e3, (tm[4] - tm[3]) * 1e3, (tm[5] - tm[4]) * 1e3,
+                    (tm[6] - tm[5]) * 1e3, g[0], lo.h2d_end * 1e-6, g[1], g[2], g[3]);
+        }
     }
 cleanup:
     return status;
@@ -324,11 +387,17 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
                                 int64_t n, int32_t precision, double *out,
                                 int64_t *double_recomputes, dpa_cuda_err *err)
 {
+    const double t0 = b->timing ? now_s() : 0;
     dpa_status status = dpa_cuda_slot_marks(s, batch->num_reads, batch->num_haps);
     if (status != DPA_OK)
         return dpa_cuda_fail_msg(err, status, "CUDA pairhmm: out of host memory for marks");
+    uint8_t *tcfg = dpa_cuda_slot_tcfg(s, n);
+    if (!tcfg) return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "CUDA pairhmm: host scratch");
+    cfg_memo *memo = (cfg_memo *)calloc(1, sizeof(cfg_memo));
+    if (!memo) return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "CUDA pairhmm: host scratch");
     int64_t pos = 0;
     while (pos < n) {
+        const double tc = b->timing ? now_s() : 0;
         /* new chunk: the "seen" stamp (low 31 bits; bit 31 marks "listed") */
         s->stamp = (s->stamp + 1) & 0x7fffffffu;
         if (s->stamp == 0) {
@@ -343,16 +412,17 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
             const int64_t L = batch->read_lengths[t->read], hn = batch->hap_lengths[t->hap];
             const int new_r = (s->rmark[t->read] & 0x7fffffffu) != stamp;
             const int new_h = (s->hmark[t->hap] & 0x7fffffffu) != stamp;
-            const int32_t c = choose_cfg(b, L, hn);
+            const int32_t c = memo_cfg(b, memo, L, hn);
             const int64_t G = dpa_phmm_cfgs[c].g, GR = G * dpa_phmm_cfgs[c].r;
             int64_t add = 64 + (new_r ? L * 5 : 0) + (new_h ? hn : 0);
-            if ((L + GR - 1) / GR > 1) add += (hn + 1) * (32 / G) * 16;
+            if (L > GR) add += (hn + 1) * (32 / G) * 16;
             /* (64 per pair: descriptor, result, flag, warp share, host sort scratch) */
             if (e > pos && bytes + add > (int64_t)b->chunk_bytes) break;
             if (rp + L > 0xfffffff0LL || hp + hn > 0xfffffff0LL || e - pos >= 0x3fffffffLL) {
                 if (e > pos) break;
             }
             bytes += add;
+            tcfg[e] = (uint8_t)c;
             if (new_r) {
                 s->rmark[t->read] = stamp;
                 s->rpos[t->read] = (uint32_t)rp;
@@ -365,10 +435,15 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
             }
             e++;
         }
-        status = run_chunk(b, d, s, batch, tasks + pos, e - pos, rp, hp, precision, out,
-                           double_recomputes, err);
-        if (status != DPA_OK) return status;
+        if (b->timing)
+            fprintf(stderr, "dpaccel cuda timing: chunk scan %.3f ms\n", (now_s() - tc) * 1e3);
+        status = run_chunk(b, d, s, batch, tasks + pos, tcfg + pos, e - pos, rp, hp, precision,
+                           out, double_recomputes, err);
+        if (status != DPA_OK) break;
         pos = e;
     }
-    return DPA_OK;
+    free(memo);
+    if (b->timing && status == DPA_OK)
+        fprintf(stderr, "dpaccel cuda timing: call %.3f ms\n", (now_s() - t0) * 1e3);
+    return status;
 }

@@ -36,19 +36,24 @@ TEST(CudaPairHmm, EveryKernelMatchesDoubleReference)
     const uint64_t seed = dpa_test::test_seed();
     SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
     std::mt19937_64 rng(seed);
+    dpa_test::Batch batches[2] = { stress_batch(rng, 9, 7, 1000, 0, 127),
+                                   stress_batch(rng, 9, 7, 1000, 6, 60) };
+    std::vector<double> first[2];
     for (int cfg = -1; cfg < 10; cfg++) {
         ScopedEnv env("DPACCEL_CUDA_FORCE_CFG", std::to_string(cfg));
         Backend bk;
         ASSERT_TRUE(bk.b) << bk.why;
         for (int variant = 0; variant < 2; variant++) {
-            dpa_test::Batch batch = variant == 0 ? stress_batch(rng, 9, 7, 1000, 0, 127)
-                                                 : stress_batch(rng, 9, 7, 1000, 6, 60);
-            dpa_pairhmm_batch b = batch.view();
+            dpa_pairhmm_batch b = batches[variant].view();
             auto tasks = all_tasks(b);
             auto want = reference(b, tasks, DPA_PRECISION_DOUBLE);
             auto got = gpu(bk, b, tasks, DPA_PRECISION_FLOAT_THEN_DOUBLE);
             expect_close(got, want, 1e-4, seed,
                          ("float kernel cfg " + std::to_string(cfg)).c_str());
+            // a pair's bits do not depend on the kernel configuration that ran it
+            if (cfg == -1) first[variant] = got;
+            EXPECT_EQ(0, std::memcmp(first[variant].data(), got.data(), got.size() * 8))
+                << "cfg " << cfg << " differs bitwise from the default configuration";
             auto got_d = gpu(bk, b, tasks, DPA_PRECISION_DOUBLE);
             expect_close(got_d, want, 1e-8, seed, "double kernel");
         }
@@ -123,6 +128,41 @@ TEST(CudaPairHmm, SplitWholeAndRerunAreIdentical)
     EXPECT_EQ(0, std::memcmp(whole.data(), again.data(), whole.size() * 8)) << "run to run";
     EXPECT_EQ(0, std::memcmp(whole.data(), split.data(), whole.size() * 8)) << "split vs whole";
     expect_close(whole, reference(b, tasks, DPA_PRECISION_DOUBLE), 1e-4, seed, "whole");
+    {
+        // other chunkings, every pair alone, and the tasks in reverse order
+        Backend bk;
+        ASSERT_TRUE(bk.b);
+        for (const char *cb : { "5000", "120000" }) {
+            ScopedEnv env("DPACCEL_CUDA_CHUNK_BYTES", cb);
+            Backend bc;
+            ASSERT_TRUE(bc.b);
+            auto o = gpu(bc, b, tasks, DPA_PRECISION_FLOAT_THEN_DOUBLE);
+            EXPECT_EQ(0, std::memcmp(whole.data(), o.data(), whole.size() * 8)) << "chunk " << cb;
+        }
+        std::vector<double> alone(tasks.size());
+        for (size_t k = 0; k < tasks.size(); k++) {
+            std::vector<dpa_phmm_task> one{ dpa_phmm_task{ tasks[k].read, tasks[k].hap, 0 } };
+            alone[tasks[k].out] = gpu(bk, b, one, DPA_PRECISION_FLOAT_THEN_DOUBLE)[0];
+        }
+        EXPECT_EQ(0, std::memcmp(whole.data(), alone.data(), whole.size() * 8)) << "pair alone";
+        std::vector<dpa_phmm_task> rev(tasks.rbegin(), tasks.rend());
+        auto r = gpu(bk, b, rev, DPA_PRECISION_FLOAT_THEN_DOUBLE);
+        EXPECT_EQ(0, std::memcmp(whole.data(), r.data(), whole.size() * 8)) << "reversed";
+    }
+    {
+        // a read with a letter outside the float table (double for its pairs) changes no
+        // other pair's bits
+        dpa_test::Batch one_wide = batch;
+        one_wide.reads[3].bases[0] = 'R';
+        dpa_pairhmm_batch bo = one_wide.view();
+        Backend bk;
+        ASSERT_TRUE(bk.b);
+        auto o = gpu(bk, bo, tasks, DPA_PRECISION_FLOAT_THEN_DOUBLE);
+        for (size_t k = 0; k < tasks.size(); k++)
+            if (tasks[k].read != 3)
+                EXPECT_EQ(0, std::memcmp(&whole[tasks[k].out], &o[tasks[k].out], 8)) << k;
+        expect_close(o, reference(bo, tasks, DPA_PRECISION_DOUBLE), 1e-4, seed, "one wide");
+    }
 
     dpa_test::Batch wide = batch;
     for (auto &r : wide.reads)

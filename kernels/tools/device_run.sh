@@ -1,43 +1,48 @@
 #!/usr/bin/env bash
-# device_run.sh — one call on a GPU machine: build (sm_90 only, fast), CUDA tests,
-# compute-sanitizer memcheck + racecheck, benchmarks. Output under $OUT (or ./out).
+# device_run.sh — one call on a GPU machine: build (sm_90 only, fast), CUDA + engine GPU
+# tests, compute-sanitizer memcheck, per-phase host timing, benchmarks, ncu kernel times,
+# and (VARIANTS="flags ...") the same kernels built with extra CUDA flags.
 # Usage (repo root): bash kernels/tools/device_run.sh [data-dir with 10s.in 1m.in]
 set -uo pipefail
 OUT=${OUT:-out}; mkdir -p "$OUT"
 DATA=${1:-.devdata}
 B=build/dev
+NCU="ncu --metrics gpu__time_duration.sum,smsp__thread_inst_executed.sum --csv"
 {
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
-nvcc --version | tail -2; cmake --version | head -1; ls -d /usr/src/googletest 2>&1
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
 cmake -S . -B $B -DDPA_WITH_CUDA=ON -DDPA_BUILD_TESTS=ON -DDPA_CUDA_ARCHITECTURES=90 >/dev/null &&
-cmake --build $B -j16 2>&1 | grep -E "error|warning: |Error" | head -40
-echo "=== ctest"
-ctest --test-dir $B -R cuda --output-on-failure > $OUT/ctest.txt 2>&1; grep -E "Failure|Expected|Which is|result [0-9]+ =|Test +#|tests passed" $OUT/ctest.txt | head -60
+cmake --build $B -j16 2>&1 | grep -E "error|warning: " | head -40
+echo "=== ctest (cuda|engine_gpu)"
+ctest --test-dir $B -R 'cuda|engine_gpu' --output-on-failure > $OUT/ctest.txt 2>&1
+grep -E "Failure|Expected|Which is|differs|result [0-9]+ =|Test +#|tests passed|SKIP" $OUT/ctest.txt | head -60
 echo "=== memcheck"
 compute-sanitizer --tool memcheck --error-exitcode 9 $B/kernels/tests/test_cuda_pairhmm \
-  --gtest_filter='*Gatk*:*DoublePass*' 2>&1 | tail -6
-compute-sanitizer --tool memcheck --error-exitcode 9 $B/kernels/tests/test_cuda_faults 2>&1 | tail -4
-echo "=== racecheck"
-compute-sanitizer --tool racecheck --error-exitcode 9 $B/kernels/tests/test_cuda_pairhmm \
-  --gtest_filter='*Gatk*:*DoublePass*' 2>&1 | tail -4
-echo "=== bench"
+  --gtest_filter='*Gatk*:*DoublePass*' 2>&1 | tail -3
+echo "=== host timing (DPACCEL_CUDA_TIMING=1, last call)"
 BN=$B/kernels/dpa_cuda_bench
+for f in 10s 1m; do DPACCEL_CUDA_TIMING=1 BENCH_CHECK=0 $BN $DATA/$f.in 5 2>&1 | tail -4; done
+echo "=== bench"
 $BN $DATA/10s.in 50
 $BN $DATA/1m.in 30
-for s in "128 128 200000" "256 256 100000" "512 512 40000" "250 400 40000"; do $BN --shape $s 5; done
-echo "=== forced configs, 256x256"
-for c in 0 1 2 3 4 5 6 7 8 9; do echo -n "cfg $c: "; DPACCEL_CUDA_FORCE_CFG=$c BENCH_CHECK=20 $BN --shape 256 256 60000 3 | grep -o "median.*GCUPS median"; done
-echo "=== ncu kernel times"
-ncu --metrics gpu__time_duration.sum,sm__inst_executed.sum,smsp__thread_inst_executed.sum --csv $BN --shape 128 128 100000 0 2>/dev/null | grep -E "phmm" | cut -c1-400 | head -12
-ncu --metrics gpu__time_duration.sum --csv $BN --shape 512 512 40000 0 2>/dev/null | grep -E "phmm" | cut -c1-300 | head -6
+for s in "128 128 200000" "512 512 40000"; do $BN --shape $s 5; done
+echo "=== ncu kernel times (default)"
+for s in "128 128 100000" "512 512 40000"; do
+  $NCU $BN --shape $s 0 2>/dev/null | grep -E "phmm_f32" | awk -F'","' '{print $5, $(NF-1), $NF}' | sed 's/"//g' | head -4
+done
+$NCU $BN $DATA/1m.in 0 2>/dev/null | grep -E "phmm_f" | awk -F'","' '{print $5, $(NF-1), $NF}' | sed 's/"//g' | head -20
 } 2>&1 | tee $OUT/log.txt
-# variant: 3 resident blocks of the R = 16 kernels (register cap 170, small spills)
-{
-echo "=== variant MINB16=3"
-cmake -S . -B build/dev3 -DDPA_WITH_CUDA=ON -DDPA_BUILD_TESTS=OFF -DDPA_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-DDPA_PHMM_MINB16=3 >/dev/null && cmake --build build/dev3 -j16 --target dpa_cuda_bench 2>&1 | grep -E "error" | head
-B3=build/dev3/kernels/dpa_cuda_bench
-$B3 $DATA/10s.in 50; $B3 $DATA/1m.in 30
-for s in "128 128 200000" "256 256 100000" "512 512 40000"; do $B3 --shape $s 5; done
-ncu --metrics gpu__time_duration.sum --csv $B3 --shape 128 128 100000 0 2>/dev/null | grep -E "phmm_f32" | cut -c1-300 | head -3
-ncu --metrics gpu__time_duration.sum --csv $B3 --shape 512 512 40000 0 2>/dev/null | grep -E "phmm_f32" | cut -c1-300 | head -3
-} 2>&1 | tee -a $OUT/log.txt
+i=0
+for v in ${VARIANTS:-}; do
+  i=$((i+1))
+  {
+  echo "=== variant $i: CMAKE_CUDA_FLAGS=${v//,/ }"
+  cmake -S . -B build/dev_v$i -DDPA_WITH_CUDA=ON -DDPA_BUILD_TESTS=ON -DDPA_CUDA_ARCHITECTURES=90 "-DCMAKE_CUDA_FLAGS=${v//,/ }" >/dev/null &&
+  cmake --build build/dev_v$i -j16 --target dpa_cuda_bench test_cuda_pairhmm 2>&1 | grep -E "error" | head
+  BV=build/dev_v$i/kernels/dpa_cuda_bench
+  build/dev_v$i/kernels/tests/test_cuda_pairhmm --gtest_filter='*EveryKernel*:*Gatk*' 2>&1 | grep -E "PASSED|FAILED|Failure" | head -5
+  $BV $DATA/1m.in 30
+  for s in "128 128 100000" "512 512 40000"; do
+    $NCU $BV --shape $s 0 2>/dev/null | grep -E "phmm_f32" | awk -F'","' '{print $5, $(NF-1), $NF}' | sed 's/"//g' | head -4
+  done
+  } 2>&1 | tee -a $OUT/log.txt
+done
