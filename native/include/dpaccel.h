@@ -192,6 +192,87 @@ DPA_API dpa_status dpa_pairhmm_compute(dpa_context *ctx, const dpa_pairhmm_batch
                                        const dpa_pairhmm_params *params, double *out,
                                        int64_t out_len, dpa_pairhmm_stats *stats);
 
+
+/* ------------------------------------------------------------------------------------
+ * Smith-Waterman for GATK (SWAlignerNativeBinding semantics, see docs/sw.md)
+ *
+ * Each pair aligns an alternate sequence (haplotype or read) to a reference and gives a
+ * CIGAR string and an alignment offset identical, byte for byte, to GATK 4.6's
+ * SmithWatermanJavaAligner.align(ref, alt, SWParameters(match, mismatch, gap_open,
+ * gap_extend), strategy), including its exact-substring shortcut for SOFTCLIP and IGNORE.
+ * Parameters are added as given (GATK passes negative penalties). Bases: byte equality
+ * (no 'N' rule; GATK expects upper case). All pairs of a batch share the parameters.
+ *
+ * Limits (DPA_ERR_LIMIT beyond them): every length in [1, DPA_SW_MAX_LENGTH];
+ * ref_len * alt_len <= DPA_SW_MAX_CELLS (the traceback keeps one byte per cell);
+ * (|match| + |mismatch| + |gap_open| + |gap_extend|) * (ref_len + alt_len + 2) <
+ * DPA_SW_SCORE_BOUND, so no int32 score or gap value can overflow.
+ *
+ * Output: pair i's CIGAR is written to cigars[cigar_offsets[i] .. + cigar_lengths[i]]
+ * (ASCII, not NUL-terminated, packed in pair order); cigars must hold
+ * dpa_sw_cigar_capacity() bytes (2 * (ref_len + alt_len) per pair, an upper bound).
+ * ------------------------------------------------------------------------------------ */
+
+#define DPA_SW_MAX_LENGTH 65536
+#define DPA_SW_MAX_CELLS ((int64_t)1 << 30)
+#define DPA_SW_SCORE_BOUND ((int64_t)1 << 30)
+
+/* GATK's SWOverhangStrategy, same order. */
+typedef enum dpa_sw_overhang {
+    DPA_SW_OVERHANG_SOFTCLIP = 0,
+    DPA_SW_OVERHANG_INDEL = 1,
+    DPA_SW_OVERHANG_LEADING_INDEL = 2,
+    DPA_SW_OVERHANG_IGNORE = 3
+} dpa_sw_overhang;
+
+typedef struct dpa_sw_batch {
+    int32_t num_pairs;
+    const uint8_t *ref_bases;     /* concatenated references */
+    const int64_t *ref_offsets;
+    const int32_t *ref_lengths;
+    const uint8_t *alt_bases;     /* concatenated alternates */
+    const int64_t *alt_offsets;
+    const int32_t *alt_lengths;
+} dpa_sw_batch;
+
+typedef struct dpa_sw_params {
+    int32_t match;       /* GATK SWParameters.matchValue        */
+    int32_t mismatch;    /* .mismatchPenalty (usually negative)  */
+    int32_t gap_open;    /* .gapOpenPenalty (usually negative)   */
+    int32_t gap_extend;  /* .gapExtendPenalty (usually negative) */
+    int32_t overhang;    /* dpa_sw_overhang */
+    int32_t backend;     /* dpa_backend for this call; -1 = the context's. Smith-Waterman runs
+                            on the CPU only for now: an explicit DPA_BACKEND_GPU is
+                            DPA_ERR_UNSUPPORTED; a context-wide GPU/AUTO/HYBRID runs on the CPU. */
+} dpa_sw_params;
+
+typedef struct dpa_sw_output {
+    char *cigars;               /* caller buffer of cigar_capacity bytes */
+    int64_t cigar_capacity;
+    int64_t *cigar_offsets;     /* num_pairs */
+    int32_t *cigar_lengths;     /* num_pairs */
+    int32_t *alignment_offsets; /* num_pairs */
+} dpa_sw_output;
+
+typedef struct dpa_sw_stats {
+    int64_t pairs;
+    int64_t cells;          /* sum of ref_len * alt_len */
+    int64_t exact_matches;  /* pairs answered by the exact-substring shortcut */
+    int64_t cigar_bytes;    /* total length of the packed CIGARs */
+    int32_t isa;            /* dpa_isa used */
+} dpa_sw_stats;
+
+/* GATK's haplotype-to-reference parameters (200, -150, -260, -11), SOFTCLIP, backend -1. */
+DPA_API void dpa_sw_params_init(dpa_sw_params *params);
+/* Checks the batch and the parameters; the message names the first offending field. */
+DPA_API dpa_status dpa_sw_validate(const dpa_sw_batch *batch, const dpa_sw_params *params);
+/* Bytes the cigars buffer must hold for this batch. */
+DPA_API dpa_status dpa_sw_cigar_capacity(const dpa_sw_batch *batch, int64_t *out);
+/* params and stats may be NULL (defaults / not wanted). */
+DPA_API dpa_status dpa_sw_compute(dpa_context *ctx, const dpa_sw_batch *batch,
+                                  const dpa_sw_params *params, const dpa_sw_output *output,
+                                  dpa_sw_stats *stats);
+
 #ifdef __cplusplus
 }
 #endif

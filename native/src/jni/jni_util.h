@@ -46,5 +46,6 @@ void dpa_jni_log_sink(void *user, dpa_log_level level, const char *message);
 
 int dpa_jni_register_pairhmm(JNIEnv *env, jclass natives);
 int dpa_jni_register_context(JNIEnv *env, jclass natives);
+int dpa_jni_register_sw(JNIEnv *env, jclass natives);
 
 #endif

@@ -31,6 +31,15 @@ public final class Natives {
         int[] hapLengths, int[] groupReads, int[] groupHaps, int precision, int backend,
         double[] out, long[] stats);
 
+    /**
+     * Arrays as packed by {@link org.dpaccel.sw.SwBatch}; params: match, mismatch, gapOpen,
+     * gapExtend, overhang, backend; cigars: packed CIGAR bytes out (capacity from SwBatch);
+     * stats: pairs, cells, exactMatches, cigarBytes, isa.
+     */
+    public static native void swCompute(long handle, byte[] refs, int[] refLengths, byte[] alts,
+        int[] altLengths, int[] params, byte[] cigars, int[] cigarLengths, int[] alignmentOffsets,
+        long[] stats);
+
     /** Called from native code, on the calling Java thread, with library log messages. */
     static void log(int level, String message) {
         Level l = level >= 3 ? Level.ERROR : level == 2 ? Level.WARNING : level == 1 ? Level.INFO : Level.DEBUG;

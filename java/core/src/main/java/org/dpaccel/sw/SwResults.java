@@ -1,0 +1,68 @@
+package org.dpaccel.sw;
+
+import java.nio.charset.StandardCharsets;
+
+import org.dpaccel.Isa;
+
+/** The results of one batch, in pair order: CIGAR strings and alignment offsets, plus what the call did. */
+public final class SwResults {
+    private final byte[] cigars;
+    private final int[] cigarStarts, cigarLengths, alignmentOffsets;
+    private final long cells, exactMatches;
+    private final Isa isa;
+
+    SwResults(byte[] cigars, int[] cigarLengths, int[] alignmentOffsets, long[] stats) {
+        this.cigars = cigars;
+        this.cigarLengths = cigarLengths;
+        this.alignmentOffsets = alignmentOffsets;
+        this.cigarStarts = new int[cigarLengths.length];
+        int pos = 0;
+        for (int i = 0; i < cigarLengths.length; i++) {
+            cigarStarts[i] = pos;
+            pos += cigarLengths[i];
+        }
+        cells = stats[1];
+        exactMatches = stats[2];
+        isa = Isa.fromCode((int) stats[4]);
+    }
+
+    public int size() {
+        return cigarLengths.length;
+    }
+
+    /** CIGAR of pair i, e.g. "10S90M2I48M". */
+    public String cigar(int i) {
+        return new String(cigars, cigarStarts[i], cigarLengths[i], StandardCharsets.US_ASCII);
+    }
+
+    public int alignmentOffset(int i) {
+        return alignmentOffsets[i];
+    }
+
+    public SwAlignment get(int i) {
+        return new SwAlignment(cigar(i), alignmentOffset(i));
+    }
+
+    public SwAlignment[] toArray() {
+        SwAlignment[] a = new SwAlignment[size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = get(i);
+        }
+        return a;
+    }
+
+    /** Sum of refLength * altLength. */
+    public long cells() {
+        return cells;
+    }
+
+    /** Pairs answered by GATK's exact-substring shortcut (SOFTCLIP and IGNORE only). */
+    public long exactMatches() {
+        return exactMatches;
+    }
+
+    /** The CPU kernel that ran. */
+    public Isa isa() {
+        return isa;
+    }
+}

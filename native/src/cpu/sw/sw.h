@@ -1,0 +1,102 @@
+/*
+ * sw.h — internal Smith-Waterman operations shared by the scalar reference, future SIMD /
+ * CUDA kernels and the engine (engine/sw_run.c). See docs/sw.md for the recurrence, the
+ * tie-breaking and the overhang rules, all taken from GATK 4.6's SmithWatermanJavaAligner.
+ *
+ * Contract of every kernel (dpa_sw_kernel_fn):
+ *   - the batch and parameters have passed dpa_sw_validate(); kernels never see bad input;
+ *   - for each of the n pair indices, writes the CIGAR text of that pair at
+ *     out->cigars + out->slots[pair] (at most dpa_sw_cigar_max() bytes), its length in
+ *     out->cigar_lengths[pair] and the alignment offset in out->alignment_offsets[pair];
+ *   - results are identical for every kernel (byte-identical CIGARs, no tolerance);
+ *   - Errors: DPA_ERR_OUT_OF_MEMORY when scratch cannot be allocated (the output is then
+ *     partly written); nothing else for validated input.
+ */
+#ifndef DPA_CPU_SW_H
+#define DPA_CPU_SW_H
+
+#include <stdint.h>
+
+#include "dpaccel.h"
+
+/* GATK's MATRIX_MIN_CUTOFF: no cell of the score matrix goes below it. */
+#define DPA_SW_MATRIX_MIN_CUTOFF (-100000000)
+/* GATK's initial "best gap" value, Integer.MIN_VALUE / 2. */
+#define DPA_SW_LOW_INIT (INT32_MIN / 2)
+
+/* Traceback byte of one cell: the step GATK's btrack records, plus whether the best
+ * horizontal / vertical gap ending in this cell was opened here (length 1). The gap
+ * lengths GATK stores are recovered from these flags during the traceback. */
+enum {
+    DPA_SW_TB_DIAG = 0,
+    DPA_SW_TB_RIGHT = 1, /* insertion: horizontal step, GATK btrack < 0 */
+    DPA_SW_TB_DOWN = 2,  /* deletion: vertical step, GATK btrack > 0    */
+    DPA_SW_TB_DIR_MASK = 3,
+    DPA_SW_TB_H_OPEN = 4,
+    DPA_SW_TB_V_OPEN = 8
+};
+
+typedef struct dpa_sw_out {
+    char *cigars;             /* the caller's buffer */
+    const int64_t *slots;     /* per pair: where its CIGAR is written before packing */
+    int32_t *cigar_lengths;
+    int32_t *alignment_offsets;
+} dpa_sw_out;
+
+typedef dpa_status (*dpa_sw_kernel_fn)(const dpa_sw_batch *batch, const dpa_sw_params *params,
+                                       const int32_t *pairs, int64_t n, const dpa_sw_out *out,
+                                       int64_t *exact_matches);
+
+typedef struct dpa_sw_ops {
+    dpa_isa isa;
+    const char *name;
+    dpa_sw_kernel_fn compute;
+} dpa_sw_ops;
+
+/* Upper bound of the CIGAR text of one pair: element lengths sum to at most
+ * ref_len + alt_len and an element of length k takes digits(k) + 1 <= 2k bytes. */
+static inline int64_t dpa_sw_cigar_max(int32_t ref_len, int32_t alt_len)
+{
+    return 2 * ((int64_t)ref_len + (int64_t)alt_len);
+}
+
+/* Scratch of one pair, reused across pairs by a kernel (grown as needed). */
+typedef struct dpa_sw_scratch {
+    uint8_t *tb;       /* ref_len * alt_len traceback bytes */
+    int64_t tb_cap;
+    int32_t *ints;     /* score rows, best vertical gaps, last column */
+    int64_t ints_cap;
+    int32_t *elems;    /* CIGAR elements (length << 2 | op), in reverse order */
+    int64_t elems_cap;
+} dpa_sw_scratch;
+
+void dpa_sw_scratch_free(dpa_sw_scratch *s);
+
+/* One pair with GATK's semantics (exact-substring shortcut included). Writes at most
+ * dpa_sw_cigar_max(ref_len, alt_len) bytes at cigar. *exact is set to 1 when the shortcut
+ * answered. Errors: DPA_ERR_OUT_OF_MEMORY. */
+dpa_status dpa_sw_align_scalar(const uint8_t *ref, int32_t ref_len, const uint8_t *alt,
+                               int32_t alt_len, const dpa_sw_params *params,
+                               dpa_sw_scratch *scratch, char *cigar, int32_t *cigar_len,
+                               int32_t *alignment_offset, int *exact);
+
+dpa_status dpa_sw_compute_scalar(const dpa_sw_batch *batch, const dpa_sw_params *params,
+                                 const int32_t *pairs, int64_t n, const dpa_sw_out *out,
+                                 int64_t *exact_matches);
+
+/* Checks one pair's lengths and the score bound; index names the pair in messages. */
+dpa_status dpa_sw_check_pair(int32_t index, int32_t ref_len, int32_t alt_len,
+                             const dpa_sw_params *params);
+dpa_status dpa_sw_check_params(const dpa_sw_params *params);
+
+/* Fastest kernel whose ISA bit is set in allowed_isa_mask (bit i = dpa_isa i); only the
+ * scalar reference exists so far. */
+static inline void dpa_sw_select(unsigned allowed_isa_mask, dpa_sw_ops *out)
+{
+    (void)allowed_isa_mask;
+    out->isa = DPA_ISA_SCALAR;
+    out->name = "scalar";
+    out->compute = dpa_sw_compute_scalar;
+}
+
+#endif
