@@ -156,6 +156,10 @@ cleanup:
     if (status != DPA_OK && s) {
         /* leave the stream idle for the next user; a sticky error retires the device */
         cudaError_t e = cudaStreamSynchronize(s->stream);
+        for (int i = 0; i < DPA_CUDA_AUX; i++) {
+            cudaError_t ea = cudaStreamSynchronize(s->aux[i]);
+            if (e == cudaSuccess) e = ea;
+        }
         if (e != cudaSuccess && dpa_cuda_is_sticky(e)) ce.sticky = 1;
         if (!ce.sticky) (void)cudaGetLastError();
     }

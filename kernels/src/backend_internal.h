@@ -22,6 +22,7 @@
 #include "dpa_cuda_backend.h"
 
 #define DPA_CUDA_SLOTS 4
+#define DPA_CUDA_AUX 3
 
 typedef struct dpa_cuda_slot {
     cudaStream_t stream;
@@ -42,6 +43,10 @@ typedef struct dpa_cuda_slot {
     uint8_t *tcfg;    /* per task of the call: kernel configuration (cost model) */
     int64_t tcfg_cap;
     cudaEvent_t ev[5]; /* DPACCEL_CUDA_TIMING only */
+    /* the float kernels of different configurations run concurrently: forked from stream
+     * after the H2D copy, joined before the double pass */
+    cudaStream_t aux[DPA_CUDA_AUX];
+    cudaEvent_t fork, join[DPA_CUDA_AUX];
     int64_t marks_reads, marks_haps; /* capacity of the mark arrays */
     int busy;
 } dpa_cuda_slot;

@@ -45,6 +45,13 @@ dpa_status dpa_cuda_dev_init(dpa_cuda_dev *d, int cuda_id, int index, dpa_cuda_e
     for (int i = 0; i < DPA_CUDA_SLOTS; i++) {
         DPA_CUDA_TRY(err, cudaStreamCreateWithFlags(&d->slots[i].stream, cudaStreamNonBlocking));
         for (int e = 0; e < 5; e++) DPA_CUDA_TRY(err, cudaEventCreate(&d->slots[i].ev[e]));
+        DPA_CUDA_TRY(err, cudaEventCreateWithFlags(&d->slots[i].fork, cudaEventDisableTiming));
+        for (int e = 0; e < DPA_CUDA_AUX; e++) {
+            DPA_CUDA_TRY(err, cudaStreamCreateWithFlags(&d->slots[i].aux[e],
+                                                        cudaStreamNonBlocking));
+            DPA_CUDA_TRY(err, cudaEventCreateWithFlags(&d->slots[i].join[e],
+                                                       cudaEventDisableTiming));
+        }
         d->nslots = i + 1;
     }
     d->info.usable = 1;
@@ -59,11 +66,18 @@ void dpa_cuda_dev_destroy(dpa_cuda_dev *d)
         for (int i = 0; i < d->nslots; i++) {
             dpa_cuda_slot *s = &d->slots[i];
             if (s->stream) cudaStreamSynchronize(s->stream);
+            for (int e = 0; e < DPA_CUDA_AUX; e++)
+                if (s->aux[e]) cudaStreamSynchronize(s->aux[e]);
             if (s->dbuf) cudaFree(s->dbuf);
             if (s->hbuf) cudaFreeHost(s->hbuf);
             if (s->stream) cudaStreamDestroy(s->stream);
             for (int e = 0; e < 5; e++)
                 if (s->ev[e]) cudaEventDestroy(s->ev[e]);
+            for (int e = 0; e < DPA_CUDA_AUX; e++) {
+                if (s->aux[e]) cudaStreamDestroy(s->aux[e]);
+                if (s->join[e]) cudaEventDestroy(s->join[e]);
+            }
+            if (s->fork) cudaEventDestroy(s->fork);
         }
         if (d->d_err) cudaFree(d->d_err);
     }

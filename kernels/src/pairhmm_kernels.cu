@@ -35,7 +35,7 @@
 /* Minimum resident blocks per SM for the R = 16 float kernels (register cap 65536 /
  * (128 * this)); see docs/pairhmm-cuda.md for the measured trade-off. */
 #ifndef DPA_PHMM_MINB16
-#define DPA_PHMM_MINB16 2
+#define DPA_PHMM_MINB16 3
 #endif
 
 namespace {

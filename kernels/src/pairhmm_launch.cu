@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
 
 #include "backend_internal.h"
 #include "pairhmm_cuda.h"
@@ -27,7 +28,10 @@ static double cfg_cost(int32_t cfg, int64_t L, int64_t n)
 {
     const int64_t G = dpa_phmm_cfgs[cfg].g, R = dpa_phmm_cfgs[cfg].r;
     const int64_t passes = (L + G * R - 1) / (G * R);
-    const double per_cell = R == 16 ? 11.0 : 13.5;
+    /* G = 1 (thread per pair) runs ~3x slower per instruction than the warp-shared
+     * configurations (1m.in, ncu: 1.0 vs 3.4-15 G thread-instructions per ms): every lane
+     * waits on its own haplotype load each step. */
+    const double per_cell = (R == 16 ? 11.0 : 13.5) * (G == 1 ? 3.0 : 1.0);
     double c = (double)passes * (double)(n + G - 1) * (double)(G * R) * per_cell;
     if (passes > 1) c += (double)passes * (double)n * 96.0;
     return c;
@@ -144,6 +148,47 @@ static void layout_of(chunk_layout *lo, int64_t read_pos_total, int64_t hap_pos_
     lo->dev_end = lo->dscratch + (size_t)dwarps * (size_t)(max_hap + 1) * 32;
 }
 
+/* Packing of distinct reads u0..u1 of a chunk (one thread's share). */
+#define PACK_THREADS 4
+typedef struct pack_job {
+    const dpa_pairhmm_batch *batch;
+    dpa_cuda_slot *s;
+    const int32_t *uniq;
+    int64_t u0, u1;
+    uint32_t *rdata;
+    uint8_t *rgcp;
+    const uint8_t *lut;
+} pack_job;
+
+static void pack_reads(pack_job *j)
+{
+    const dpa_pairhmm_batch *batch = j->batch;
+    const uint8_t *lut = j->lut;
+    for (int64_t u = j->u0; u < j->u1; u++) {
+        const int32_t r = j->uniq[u];
+        const int64_t off = batch->read_offsets[r];
+        const int32_t len = batch->read_lengths[r];
+        const uint32_t p = j->s->rpos[r];
+        const uint8_t *rb = batch->read_bases + off, *bq = batch->base_quals + off;
+        const uint8_t *iq = batch->ins_quals + off, *dq = batch->del_quals + off;
+        uint32_t *dst = j->rdata + p;
+        uint32_t wide = 0;
+        for (int32_t i = 0; i < len; i++) {
+            const uint32_t c = lut[rb[i]];
+            wide |= (uint32_t)(c > 4);
+            dst[i] = c | ((uint32_t)bq[i] << 8) | ((uint32_t)iq[i] << 16) | ((uint32_t)dq[i] << 24);
+        }
+        j->s->rwide[r] = (uint8_t)wide;
+        memcpy(j->rgcp + p, batch->gcp_quals + off, (size_t)len);
+    }
+}
+
+static void *pack_reads_thread(void *arg)
+{
+    pack_reads((pack_job *)arg);
+    return NULL;
+}
+
 #define CFG_WIDE 15 /* sort-key class of pairs that run in double only */
 
 /* One chunk: tasks[0..n) of the call, tcfg[k] the configuration of tasks[k]. */
@@ -196,23 +241,27 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
         uint32_t *rdata = (uint32_t *)(h + lo.rdata);
         uint8_t *rgcp = h + lo.rgcp;
         uint8_t *hcode = h + lo.hcode;
-        for (int64_t u = 0; u < nur; u++) {
-            const int32_t r = uniq[u];
-            const int64_t off = batch->read_offsets[r];
-            const int32_t len = batch->read_lengths[r];
-            const uint32_t p = s->rpos[r];
-            const uint8_t *rb = batch->read_bases + off, *bq = batch->base_quals + off;
-            const uint8_t *iq = batch->ins_quals + off, *dq = batch->del_quals + off;
-            uint32_t *dst = rdata + p;
-            uint32_t wide = 0;
-            for (int32_t i = 0; i < len; i++) {
-                const uint32_t c = lut[rb[i]];
-                wide |= (uint32_t)(c > 4);
-                dst[i] = c | ((uint32_t)bq[i] << 8) | ((uint32_t)iq[i] << 16) |
-                         ((uint32_t)dq[i] << 24);
-            }
-            s->rwide[r] = (uint8_t)wide;
-            memcpy(rgcp + p, batch->gcp_quals + off, (size_t)len);
+        pack_job jobs[PACK_THREADS];
+        pthread_t th[PACK_THREADS];
+        int started[PACK_THREADS] = { 0 };
+        /* large chunks: reads packed by PACK_THREADS threads (ranges of equal count) */
+        const int nt = read_pos_total >= 65536 ? PACK_THREADS : 1;
+        for (int i = 0; i < nt; i++) {
+            jobs[i].batch = batch;
+            jobs[i].s = s;
+            jobs[i].uniq = uniq;
+            jobs[i].u0 = nur * i / nt;
+            jobs[i].u1 = nur * (i + 1) / nt;
+            jobs[i].rdata = rdata;
+            jobs[i].rgcp = rgcp;
+            jobs[i].lut = lut;
+        }
+        for (int i = 1; i < nt; i++)
+            started[i] = pthread_create(&th[i], NULL, pack_reads_thread, &jobs[i]) == 0;
+        pack_reads(&jobs[0]);
+        for (int i = 1; i < nt; i++) {
+            if (started[i]) pthread_join(th[i], NULL);
+            else pack_reads(&jobs[i]);
         }
         for (int64_t u = 0; u < nuh; u++) {
             const int32_t hh = uniqh[u];
@@ -233,6 +282,9 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
     /* ---- sort key per pair: configuration (CFG_WIDE last), passes desc, hap desc ---- */
     const int use_float = precision != DPA_PRECISION_DOUBLE;
     int64_t nwide = 0;
+    int gr_shift[DPA_PHMM_NUM_CFG];
+    for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++)
+        gr_shift[c] = __builtin_ctz((unsigned)(dpa_phmm_cfgs[c].g * dpa_phmm_cfgs[c].r));
     for (int64_t k = 0; k < n; k++) {
         const int64_t L = batch->read_lengths[tasks[k].read];
         const int64_t hn = batch->hap_lengths[tasks[k].hap];
@@ -241,9 +293,10 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
             c = CFG_WIDE;
             nwide++;
         }
-        const int64_t GR = c == CFG_WIDE ? (int64_t)DPA_PHMM_DOUBLE_G * DPA_PHMM_DOUBLE_R
-                                         : (int64_t)dpa_phmm_cfgs[c].g * dpa_phmm_cfgs[c].r;
-        int64_t passes = (L + GR - 1) / GR;
+        /* G R is a power of two */
+        const int sh = c == CFG_WIDE ? __builtin_ctz(DPA_PHMM_DOUBLE_G * DPA_PHMM_DOUBLE_R)
+                                     : gr_shift[c];
+        int64_t passes = (L + ((int64_t)1 << sh) - 1) >> sh;
         if (passes > 127) passes = 127;
         key[k] = ((uint32_t)c << 28) | ((uint32_t)(127 - passes) << 21) |
                  (uint32_t)((1 << 21) - 1 - hn);
@@ -268,7 +321,9 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
 
     /* ---- warp tasks (float pairs only; those of one configuration are consecutive) ---- */
     int32_t cfg_first_warp[DPA_PHMM_NUM_CFG + 1];
+    double cfg_work[DPA_PHMM_NUM_CFG];
     for (int32_t c = 0; c <= DPA_PHMM_NUM_CFG; c++) cfg_first_warp[c] = 0;
+    for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++) cfg_work[c] = 0;
     dpa_phmm_wdesc *warps = (dpa_phmm_wdesc *)(h + lo.warps);
     int64_t nwarps = 0, scratch_cells = 0;
     for (int64_t k = 0; k < nfloat; nwarps++) {
@@ -292,6 +347,7 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
         warps[nwarps].scratch = scratch_cells;
         if (mp > 1) scratch_cells += (hmax + 1) * P;
         cfg_first_warp[c + 1]++;
+        cfg_work[c] += (double)mp * (double)(hmax + G - 1) * (double)dpa_phmm_cfgs[c].r;
         k = e;
     }
     for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++) cfg_first_warp[c + 1] += cfg_first_warp[c];
@@ -329,18 +385,45 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
         DPA_CUDA_TRY(err, cudaMemcpyAsync(dv, h, lo.h2d_end, cudaMemcpyHostToDevice, s->stream));
         if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[1], s->stream));
         a.scratch = dv + lo.scratch;
-        for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++) {
-            const int32_t w0 = cfg_first_warp[c], nw = cfg_first_warp[c + 1] - w0;
-            if (nw == 0) continue;
-            dpa_phmm_kargs ka = a;
-            ka.warps = (const dpa_phmm_wdesc *)(dv + lo.warps) + w0;
-            ka.num_warps = nw;
-            void *args[] = { &ka };
-            const int wpb = DPA_PHMM_BLOCK / 32;
-            DPA_CUDA_TRY(err, cudaLaunchKernel(dpa_phmm_kernel_f32(c),
-                                               dim3((unsigned)((nw + wpb - 1) / wpb)),
-                                               dim3(DPA_PHMM_BLOCK), args, dpa_phmm_smem_f32(c),
-                                               s->stream));
+        {
+            /* the configurations' launches, largest first on the main stream, the others
+             * round-robin on the aux streams, so one launch's tail overlaps the others */
+            int32_t order[DPA_PHMM_NUM_CFG], nl = 0, used = 0;
+            for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++)
+                if (cfg_first_warp[c + 1] > cfg_first_warp[c]) order[nl++] = c;
+            for (int32_t i = 1; i < nl; i++) /* by lane-work estimate, descending */
+                for (int32_t j = i; j > 0 && cfg_work[order[j]] > cfg_work[order[j - 1]]; j--) {
+                    const int32_t t = order[j];
+                    order[j] = order[j - 1];
+                    order[j - 1] = t;
+                }
+            if (nl > 1) DPA_CUDA_TRY(err, cudaEventRecord(s->fork, s->stream));
+            for (int32_t i = 0; i < nl; i++) {
+                const int32_t c = order[i];
+                const int32_t w0 = cfg_first_warp[c], nw = cfg_first_warp[c + 1] - w0;
+                cudaStream_t st = s->stream;
+                if (i > 0) {
+                    const int q = (i - 1) % DPA_CUDA_AUX;
+                    st = s->aux[q];
+                    if (i - 1 < DPA_CUDA_AUX) {
+                        DPA_CUDA_TRY(err, cudaStreamWaitEvent(st, s->fork, 0));
+                        used = q + 1;
+                    }
+                }
+                dpa_phmm_kargs ka = a;
+                ka.warps = (const dpa_phmm_wdesc *)(dv + lo.warps) + w0;
+                ka.num_warps = nw;
+                void *args[] = { &ka };
+                const int wpb = DPA_PHMM_BLOCK / 32;
+                DPA_CUDA_TRY(err, cudaLaunchKernel(dpa_phmm_kernel_f32(c),
+                                                   dim3((unsigned)((nw + wpb - 1) / wpb)),
+                                                   dim3(DPA_PHMM_BLOCK), args,
+                                                   dpa_phmm_smem_f32(c), st));
+            }
+            for (int q = 0; q < used; q++) {
+                DPA_CUDA_TRY(err, cudaEventRecord(s->join[q], s->aux[q]));
+                DPA_CUDA_TRY(err, cudaStreamWaitEvent(s->stream, s->join[q], 0));
+            }
         }
         if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[2], s->stream));
         {
