@@ -30,6 +30,7 @@ static void be_close(dpa_cuda_backend *b)
     if (!b) return;
     for (int32_t i = 0; i < b->ndev; i++) dpa_cuda_dev_destroy(&b->devs[i]);
     free(b->devs);
+    free(b->cfg_tab);
     free(b);
 }
 
@@ -78,6 +79,8 @@ static dpa_status be_open(int32_t max_devices, dpa_cuda_backend **out, char *err
         b->chunk_bytes = env_size("DPACCEL_CUDA_CHUNK_BYTES", dflt);
         const char *fc = getenv("DPACCEL_CUDA_FORCE_CFG");
         b->force_cfg = -1;
+        b->cfg_tab = (uint8_t *)malloc((size_t)1024 * 1024);
+        if (b->cfg_tab) memset(b->cfg_tab, 0xff, (size_t)1024 * 1024);
         const char *tm = getenv("DPACCEL_CUDA_TIMING");
         b->timing = tm && *tm && *tm != '0';
         if (fc && *fc) {

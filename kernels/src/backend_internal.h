@@ -70,6 +70,9 @@ struct dpa_cuda_backend {
     size_t chunk_bytes; /* device bytes per chunk (DPACCEL_CUDA_CHUNK_BYTES overrides) */
     int32_t force_cfg;  /* -1, or a float kernel index (DPACCEL_CUDA_FORCE_CFG, tests) */
     int32_t timing;     /* DPACCEL_CUDA_TIMING=1: per-call phase times on stderr */
+    uint8_t *cfg_tab;   /* [L * 1024 + n] for L, n < 1024: chosen configuration, 0xff =
+                         * not yet known (filled lazily, relaxed atomics; values are a pure
+                         * function of (L, n)) */
 };
 
 #ifdef __cplusplus

@@ -52,24 +52,18 @@ static int32_t choose_cfg(const dpa_cuda_backend *b, int64_t L, int64_t n)
     return best;
 }
 
-/* Memo of choose_cfg by (read length, haplotype length): GATK batches repeat a few
- * lengths, so the cost model runs once per distinct shape, not once per pair. */
-#define CFG_MEMO 4096
-typedef struct cfg_memo {
-    uint32_t key[CFG_MEMO]; /* (L << 16 | n) + 1; 0 = empty */
-    uint8_t cfg[CFG_MEMO];
-} cfg_memo;
-
-static int32_t memo_cfg(const dpa_cuda_backend *b, cfg_memo *m, int64_t L, int64_t n)
+/* choose_cfg through the backend's lazily filled (L, n) table: the cost model runs once
+ * per distinct shape over the backend's life. */
+static int32_t memo_cfg(const dpa_cuda_backend *b, int64_t L, int64_t n)
 {
-    if (L >= 65535 || n >= 65535) return choose_cfg(b, L, n);
-    const uint32_t k = ((uint32_t)L << 16 | (uint32_t)n) + 1u;
-    const uint32_t h = (k * 2654435761u) >> 20; /* 12 bits */
-    if (m->key[h] == k) return m->cfg[h];
-    const int32_t c = choose_cfg(b, L, n);
-    m->key[h] = k;
-    m->cfg[h] = (uint8_t)c;
-    return c;
+    if (L >= 1024 || n >= 1024 || !b->cfg_tab) return choose_cfg(b, L, n);
+    uint8_t *e = b->cfg_tab + (L << 10) + n;
+    uint8_t v = __atomic_load_n(e, __ATOMIC_RELAXED);
+    if (v == 0xff) {
+        v = (uint8_t)choose_cfg(b, L, n);
+        __atomic_store_n(e, v, __ATOMIC_RELAXED);
+    }
+    return v;
 }
 
 /* Fixed base codes (pairhmm_cuda.h): N A C G T -> 0..4, every other byte a code >= 5
@@ -92,28 +86,34 @@ static const uint8_t *base_lut(void)
     return lut;
 }
 
-/* LSD radix sort of (key, value) pairs, 8-bit digits; t* are n-entry temporaries. A digit
- * that is the same for every key is skipped. Result in key/val. */
+/* LSD radix sort of (16-bit key, value) pairs, two 8-bit digits counted in one read;
+ * t* are n-entry temporaries. Result in key/val. */
 static void radix_sort(uint32_t *key, uint32_t *val, uint32_t *tk, uint32_t *tv, int64_t n)
 {
-    uint32_t *k0 = key, *v0 = val, *k1 = tk, *v1 = tv;
-    for (int shift = 0; shift < 32; shift += 8) {
-        int64_t count[257];
-        memset(count, 0, sizeof count);
-        for (int64_t i = 0; i < n; i++) count[((k0[i] >> shift) & 0xff) + 1]++;
-        if (count[((k0[0] >> shift) & 0xff) + 1] == n) continue; /* nothing moves */
-        for (int i = 0; i < 256; i++) count[i + 1] += count[i];
-        for (int64_t i = 0; i < n; i++) {
-            int64_t d = count[(k0[i] >> shift) & 0xff]++;
-            k1[d] = k0[i];
-            v1[d] = v0[i];
-        }
-        uint32_t *t = k0; k0 = k1; k1 = t;
-        t = v0; v0 = v1; v1 = t;
+    uint32_t c0[256], c1[256];
+    memset(c0, 0, sizeof c0);
+    memset(c1, 0, sizeof c1);
+    for (int64_t i = 0; i < n; i++) {
+        c0[key[i] & 0xff]++;
+        c1[(key[i] >> 8) & 0xff]++;
     }
-    if (k0 != key) {
-        memcpy(key, k0, (size_t)n * 4);
-        memcpy(val, v0, (size_t)n * 4);
+    uint32_t s0 = 0, s1 = 0;
+    for (int i = 0; i < 256; i++) {
+        const uint32_t a = c0[i], b = c1[i];
+        c0[i] = s0;
+        c1[i] = s1;
+        s0 += a;
+        s1 += b;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        const uint32_t d = c0[key[i] & 0xff]++;
+        tk[d] = key[i];
+        tv[d] = val[i];
+    }
+    for (int64_t i = 0; i < n; i++) {
+        const uint32_t d = c1[(tk[i] >> 8) & 0xff]++;
+        key[d] = tk[i];
+        val[d] = tv[i];
     }
 }
 
@@ -297,9 +297,14 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
         const int sh = c == CFG_WIDE ? __builtin_ctz(DPA_PHMM_DOUBLE_G * DPA_PHMM_DOUBLE_R)
                                      : gr_shift[c];
         int64_t passes = (L + ((int64_t)1 << sh) - 1) >> sh;
-        if (passes > 127) passes = 127;
-        key[k] = ((uint32_t)c << 28) | ((uint32_t)(127 - passes) << 21) |
-                 (uint32_t)((1 << 21) - 1 - hn);
+        if (passes > 16) passes = 16;
+        if (passes < 1) passes = 1;
+        int64_t hq = hn >> 2;
+        if (hq > 255) hq = 255;
+        /* 16-bit key: cfg, then passes descending, then hap length descending (quantized:
+         * the order only groups similar pairs into warps; a warp runs its true maximum
+         * passes and steps, and a pair's bits do not depend on its warp) */
+        key[k] = ((uint32_t)c << 12) | ((uint32_t)(16 - passes) << 8) | (uint32_t)(255 - hq);
         idx[k] = (uint32_t)k;
     }
     radix_sort(key, idx, tk, tv, n);
@@ -327,11 +332,11 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
     dpa_phmm_wdesc *warps = (dpa_phmm_wdesc *)(h + lo.warps);
     int64_t nwarps = 0, scratch_cells = 0;
     for (int64_t k = 0; k < nfloat; nwarps++) {
-        const int32_t c = (int32_t)(key[k] >> 28);
+        const int32_t c = (int32_t)(key[k] >> 12);
         const int32_t G = dpa_phmm_cfgs[c].g, P = 32 / G;
         const int64_t GR = (int64_t)G * dpa_phmm_cfgs[c].r;
         int64_t e = k + 1;
-        while (e < nfloat && e - k < P && (int32_t)(key[e] >> 28) == c) e++;
+        while (e < nfloat && e - k < P && (int32_t)(key[e] >> 12) == c) e++;
         /* true passes (the key caps at 127) and the longest haplotype (pairs with fewer
          * passes sort later and may have longer haplotypes) */
         int64_t mp = 0, hmax = 0;
@@ -476,8 +481,6 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
         return dpa_cuda_fail_msg(err, status, "CUDA pairhmm: out of host memory for marks");
     uint8_t *tcfg = dpa_cuda_slot_tcfg(s, n);
     if (!tcfg) return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "CUDA pairhmm: host scratch");
-    cfg_memo *memo = (cfg_memo *)calloc(1, sizeof(cfg_memo));
-    if (!memo) return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "CUDA pairhmm: host scratch");
     int64_t pos = 0;
     while (pos < n) {
         const double tc = b->timing ? now_s() : 0;
@@ -495,7 +498,7 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
             const int64_t L = batch->read_lengths[t->read], hn = batch->hap_lengths[t->hap];
             const int new_r = (s->rmark[t->read] & 0x7fffffffu) != stamp;
             const int new_h = (s->hmark[t->hap] & 0x7fffffffu) != stamp;
-            const int32_t c = memo_cfg(b, memo, L, hn);
+            const int32_t c = memo_cfg(b, L, hn);
             const int64_t G = dpa_phmm_cfgs[c].g, GR = G * dpa_phmm_cfgs[c].r;
             int64_t add = 64 + (new_r ? L * 5 : 0) + (new_h ? hn : 0);
             if (L > GR) add += (hn + 1) * (32 / G) * 16;
@@ -525,7 +528,6 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
         if (status != DPA_OK) break;
         pos = e;
     }
-    free(memo);
     if (b->timing && status == DPA_OK)
         fprintf(stderr, "dpaccel cuda timing: call %.3f ms\n", (now_s() - t0) * 1e3);
     return status;
