@@ -297,10 +297,6 @@ DPA_API dpa_status dpa_pairhmm_compute(dpa_context *ctx, const dpa_pairhmm_batch
         return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "pairhmm: out of memory for %lld tasks", (long long)n);
     }
     expand_tasks(batch, R.tasks);
-    if ((st = sort_tasks(batch, R.tasks, n))) {
-        free(R.tasks), free(R.chunks);
-        return st;
-    }
     int64_t cells = 0;
     for (int64_t i = 0; i < n; i++) cells += task_cells(batch, &R.tasks[i]);
 
@@ -321,11 +317,21 @@ DPA_API dpa_status dpa_pairhmm_compute(dpa_context *ctx, const dpa_pairhmm_batch
     if (backend == DPA_BACKEND_HYBRID && ndev == 0) backend = DPA_BACKEND_CPU;
     if (backend == DPA_BACKEND_CPU) ndev = 0;
 
+    /* The sort orders work largest first and groups similar shapes into chunks, for the CPU
+     * queue and for splitting across devices. One GPU taking the whole batch bins pairs
+     * itself, so the engine's sort would only add latency to every HaplotypeCaller call. */
+    if (!(backend == DPA_BACKEND_GPU && ndev == 1) && (st = sort_tasks(batch, R.tasks, n))) {
+        free(R.tasks), free(R.chunks);
+        return st;
+    }
+
     /* chunks: small enough to balance threads (~16 per thread), big enough to amortise a
-     * worker's wake-up: below ~1 M cells (~0.15 ms on one AVX-512 core) a split costs more
-     * than it saves, so a typical HaplotypeCaller region (~0.4 M cells) runs on the caller. */
+     * worker's wake-up (>= 250 k cells, ~40 us on one AVX-512 core). A batch under 1 M cells
+     * (~0.15 ms on one core; a typical HaplotypeCaller region is ~0.4 M) is not split at all:
+     * waking workers would cost more than it saves. */
     int64_t target = cells / ((int64_t)ctx->cfg.threads * 16);
-    if (target < 1000000) target = 1000000;
+    if (target < 250000) target = 250000;
+    if (cells < 1000000) target = cells;
     R.nchunks = make_chunks(&R, n, target);
     R.head = 0;
     R.tail = R.nchunks;
