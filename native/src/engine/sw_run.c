@@ -10,8 +10,9 @@
  * time on the calling thread (at most DPA_SW_MAX_CELLS bytes at once); the rest run in
  * chunks on the pool, each worker holding at most BIG_CELLS bytes of scratch.
  *
- * Kernel choice: dpa_sw_select() on the context's allowed ISA mask. Only the scalar kernel
- * exists so far; SIMD and CUDA kernels drop in behind dpa_sw_ops as PairHMM's do.
+ * Kernel choice: dpa_sw_select() on the context's allowed ISA mask: AVX-512, else AVX2, else
+ * scalar (sw_avx512.c / sw_avx2.c, byte-identical results); a CUDA kernel would drop in behind
+ * dpa_sw_ops as PairHMM's does.
  */
 #include <pthread.h>
 #include <stdatomic.h>

@@ -36,6 +36,15 @@ enum {
     DPA_SW_TB_V_OPEN = 8
 };
 
+/* Index of cell (i, j) (1-based, i over the reference, j over the alternate of length m) in
+ * a traceback stored in row strips of height 2^l: strip r >> l holds rows of that strip
+ * skewed so that one anti-diagonal step of the strip is 2^l consecutive bytes (what the
+ * SIMD fill writes, sw_simd.h): byte (c + k) * 2^l + k of the strip for row offset k and
+ * column c = j - 1. l = 0 is plain row-major, (i - 1) * m + (j - 1) (the scalar fill). */
+#define DPA_SW_TB_AT(m, l, i, j)                                                             \
+    ((int64_t)(((i) - 1) >> (l)) * ((int64_t)((m) + (1 << (l)) - 1) << (l)) +               \
+     ((int64_t)((j) - 1 + (((i) - 1) & ((1 << (l)) - 1))) << (l)) + (((i) - 1) & ((1 << (l)) - 1)))
+
 typedef struct dpa_sw_out {
     char *cigars;             /* the caller's buffer */
     const int64_t *slots;     /* per pair: where its CIGAR is written before packing */
@@ -80,6 +89,18 @@ dpa_status dpa_sw_align_scalar(const uint8_t *ref, int32_t ref_len, const uint8_
                                dpa_sw_scratch *scratch, char *cigar, int32_t *cigar_len,
                                int32_t *alignment_offset, int *exact);
 
+/* The pieces of dpa_sw_align_scalar that a SIMD kernel shares (it replaces only the fill):
+ * GATK's exact-substring shortcut (SOFTCLIP / IGNORE; returns 1 and writes the result when
+ * it answers), and everything after the fill: start cell, traceback, CIGAR text. tb is in the
+ * strip layout of log2 height l (DPA_SW_TB_AT), bottom[1..m] is row n, lastcol[1..n] is
+ * column m, elems has room for n + m + 3 int32. */
+int dpa_sw_exact_shortcut(const uint8_t *ref, int32_t ref_len, const uint8_t *alt,
+                          int32_t alt_len, const dpa_sw_params *params, char *cigar,
+                          int32_t *cigar_len, int32_t *alignment_offset);
+void dpa_sw_finish(const uint8_t *tb, int l, int32_t ref_len, int32_t alt_len,
+                   const int32_t *bottom, const int32_t *lastcol, const dpa_sw_params *params,
+                   int32_t *elems, char *cigar, int32_t *cigar_len, int32_t *alignment_offset);
+
 dpa_status dpa_sw_compute_scalar(const dpa_sw_batch *batch, const dpa_sw_params *params,
                                  const int32_t *pairs, int64_t n, const dpa_sw_out *out,
                                  int64_t *exact_matches);
@@ -89,10 +110,48 @@ dpa_status dpa_sw_check_pair(int32_t index, int32_t ref_len, int32_t alt_len,
                              const dpa_sw_params *params);
 dpa_status dpa_sw_check_params(const dpa_sw_params *params);
 
-/* Fastest kernel whose ISA bit is set in allowed_isa_mask (bit i = dpa_isa i); only the
- * scalar reference exists so far. */
+/* SIMD kernels (sw_avx2.c, sw_avx512.c; anti-diagonal fill in row strips, sw_simd.h):
+ * same contract as dpa_sw_compute_scalar, byte-identical results. dpa_sw_align_<isa> is
+ * one pair, with the signature of dpa_sw_align_scalar. */
+#ifdef DPA_HAVE_AVX2
+dpa_status dpa_sw_compute_avx2(const dpa_sw_batch *batch, const dpa_sw_params *params,
+                               const int32_t *pairs, int64_t n, const dpa_sw_out *out,
+                               int64_t *exact_matches);
+dpa_status dpa_sw_align_avx2(const uint8_t *ref, int32_t ref_len, const uint8_t *alt,
+                             int32_t alt_len, const dpa_sw_params *params,
+                             dpa_sw_scratch *scratch, char *cigar, int32_t *cigar_len,
+                             int32_t *alignment_offset, int *exact);
+#endif
+#ifdef DPA_HAVE_AVX512
+dpa_status dpa_sw_compute_avx512(const dpa_sw_batch *batch, const dpa_sw_params *params,
+                                 const int32_t *pairs, int64_t n, const dpa_sw_out *out,
+                                 int64_t *exact_matches);
+dpa_status dpa_sw_align_avx512(const uint8_t *ref, int32_t ref_len, const uint8_t *alt,
+                               int32_t alt_len, const dpa_sw_params *params,
+                               dpa_sw_scratch *scratch, char *cigar, int32_t *cigar_len,
+                               int32_t *alignment_offset, int *exact);
+#endif
+
+/* Fastest kernel whose ISA bit is set in allowed_isa_mask (bit i = dpa_isa i), as
+ * dpa_phmm_select does for PairHMM. */
 static inline void dpa_sw_select(unsigned allowed_isa_mask, dpa_sw_ops *out)
 {
+#ifdef DPA_HAVE_AVX512
+    if (allowed_isa_mask & (1u << DPA_ISA_AVX512)) {
+        out->isa = DPA_ISA_AVX512;
+        out->name = "avx512";
+        out->compute = dpa_sw_compute_avx512;
+        return;
+    }
+#endif
+#ifdef DPA_HAVE_AVX2
+    if (allowed_isa_mask & (1u << DPA_ISA_AVX2)) {
+        out->isa = DPA_ISA_AVX2;
+        out->name = "avx2";
+        out->compute = dpa_sw_compute_avx2;
+        return;
+    }
+#endif
     (void)allowed_isa_mask;
     out->isa = DPA_ISA_SCALAR;
     out->name = "scalar";

@@ -131,20 +131,26 @@ static void fill(const uint8_t *ref, int32_t n, const uint8_t *alt, int32_t m,
     *lastcol = col;
 }
 
+/* Byte of cell (i, j) (1-based) in the strip layout of log2 height L (sw.h, DPA_SW_TB_AT):
+ * L = 0 is plain row-major, (i-1) * m + (j-1). */
+static inline int64_t tb_at(int32_t m, int l, int32_t i, int32_t j)
+{
+    return DPA_SW_TB_AT(m, l, i, j);
+}
+
 /* Length of the gap GATK recorded at (i, j): back to the cell where it was opened; a gap
  * that reaches row/column 1 has the full length (GATK's counter starts at 0 there). */
-static int32_t h_gap_len(const uint8_t *tb, int32_t m, int32_t i, int32_t j)
+static int32_t h_gap_len(const uint8_t *tb, int32_t m, int l, int32_t i, int32_t j)
 {
-    const uint8_t *row = tb + (int64_t)(i - 1) * m;
     int32_t k = j;
-    while (k > 1 && !(row[k - 1] & DPA_SW_TB_H_OPEN)) k--;
+    while (k > 1 && !(tb[tb_at(m, l, i, k)] & DPA_SW_TB_H_OPEN)) k--;
     return j - k + 1;
 }
 
-static int32_t v_gap_len(const uint8_t *tb, int32_t m, int32_t i, int32_t j)
+static int32_t v_gap_len(const uint8_t *tb, int32_t m, int l, int32_t i, int32_t j)
 {
     int32_t r = i;
-    while (r > 1 && !(tb[(int64_t)(r - 1) * m + (j - 1)] & DPA_SW_TB_V_OPEN)) r--;
+    while (r > 1 && !(tb[tb_at(m, l, r, j)] & DPA_SW_TB_V_OPEN)) r--;
     return i - r + 1;
 }
 
@@ -167,22 +173,26 @@ static int32_t write_cigar(const int32_t *elems, int32_t count, char *out)
     return len;
 }
 
+int dpa_sw_exact_shortcut(const uint8_t *ref, int32_t n, const uint8_t *alt, int32_t m,
+                          const dpa_sw_params *p, char *cigar, int32_t *cigar_len,
+                          int32_t *alignment_offset)
+{
+    if (p->overhang != DPA_SW_OVERHANG_SOFTCLIP && p->overhang != DPA_SW_OVERHANG_IGNORE)
+        return 0;
+    const int32_t r = last_index_of(ref, n, alt, m);
+    if (r < 0) return 0;
+    const int32_t e = m << 2 | OP_M;
+    *cigar_len = write_cigar(&e, 1, cigar);
+    *alignment_offset = r;
+    return 1;
+}
+
 dpa_status dpa_sw_align_scalar(const uint8_t *ref, int32_t n, const uint8_t *alt, int32_t m,
                                const dpa_sw_params *p, dpa_sw_scratch *s, char *cigar,
                                int32_t *cigar_len, int32_t *alignment_offset, int *exact)
 {
-    const int ov = p->overhang;
-    *exact = 0;
-    if (ov == DPA_SW_OVERHANG_SOFTCLIP || ov == DPA_SW_OVERHANG_IGNORE) {
-        const int32_t r = last_index_of(ref, n, alt, m);
-        if (r >= 0) {
-            const int32_t e = m << 2 | OP_M;
-            *cigar_len = write_cigar(&e, 1, cigar);
-            *alignment_offset = r;
-            *exact = 1;
-            return DPA_OK;
-        }
-    }
+    *exact = dpa_sw_exact_shortcut(ref, n, alt, m, p, cigar, cigar_len, alignment_offset);
+    if (*exact) return DPA_OK;
 
     if (!grow((void **)&s->tb, &s->tb_cap, (int64_t)n * m, 1) ||
         !grow((void **)&s->ints, &s->ints_cap, 3 * ((int64_t)m + 1) + (int64_t)n + 1,
@@ -193,7 +203,16 @@ dpa_status dpa_sw_align_scalar(const uint8_t *ref, int32_t n, const uint8_t *alt
 
     int32_t *bottom, *lastcol;
     fill(ref, n, alt, m, p, s->tb, s->ints, &bottom, &lastcol);
+    dpa_sw_finish(s->tb, 0, n, m, bottom, lastcol, p, s->elems, cigar, cigar_len,
+                  alignment_offset);
+    return DPA_OK;
+}
 
+void dpa_sw_finish(const uint8_t *tb, int l, int32_t n, int32_t m, const int32_t *bottom,
+                   const int32_t *lastcol, const dpa_sw_params *p, int32_t *elems, char *cigar,
+                   int32_t *cigar_len, int32_t *alignment_offset)
+{
+    const int ov = p->overhang;
     /* Where the traceback starts (GATK calculateCigar). */
     int32_t p1 = 0, p2 = 0, seg = 0;
     if (ov == DPA_SW_OVERHANG_INDEL) {
@@ -221,25 +240,25 @@ dpa_status dpa_sw_align_scalar(const uint8_t *ref, int32_t n, const uint8_t *alt
         }
     }
 
-    int32_t *el = s->elems, ne = 0;
+    int32_t *el = elems, ne = 0;
     if (seg > 0 && ov == DPA_SW_OVERHANG_SOFTCLIP) {
         el[ne++] = seg << 2 | OP_S;
         seg = 0;
     }
     int state = OP_M;
     do {
-        const uint8_t t = s->tb[(int64_t)(p1 - 1) * m + (p2 - 1)];
+        const uint8_t t = tb[tb_at(m, l, p1, p2)];
         int nstate;
         int32_t step;
         switch (t & DPA_SW_TB_DIR_MASK) {
         case DPA_SW_TB_DOWN:
             nstate = OP_D;
-            step = v_gap_len(s->tb, m, p1, p2);
+            step = v_gap_len(tb, m, l, p1, p2);
             p1 -= step;
             break;
         case DPA_SW_TB_RIGHT:
             nstate = OP_I;
-            step = h_gap_len(s->tb, m, p1, p2);
+            step = h_gap_len(tb, m, l, p1, p2);
             p2 -= step;
             break;
         default:
@@ -274,7 +293,6 @@ dpa_status dpa_sw_align_scalar(const uint8_t *ref, int32_t n, const uint8_t *alt
         *alignment_offset = 0;
     }
     *cigar_len = write_cigar(el, ne, cigar);
-    return DPA_OK;
 }
 
 dpa_status dpa_sw_compute_scalar(const dpa_sw_batch *b, const dpa_sw_params *p,

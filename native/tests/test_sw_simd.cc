@@ -1,0 +1,465 @@
+// Smith-Waterman SIMD kernels (sw_avx2.c, sw_avx512.c): for every ISA this CPU has, the CIGAR
+// and alignment offset must be byte-identical to the scalar reference (dpa_sw_align_scalar,
+// itself checked against an independent implementation and GATK) on random GATK-shaped pairs
+// (haplotype to reference, reads to haplotypes, dangling ends), every overhang strategy, the
+// strip-boundary lengths (1, 15, 16, 17, ...), 1023-4096, identical sequences, all
+// mismatches, long indels at either end, tie-heavy alphabets and parameters that reach
+// MATRIX_MIN_CUTOFF. Every random test prints its seed on failure (DPA_TEST_SEED=N reruns it).
+// SwSimdBench.DISABLED_GatkShapes times the kernels (1 thread):
+//   dpaccel_tests --gtest_also_run_disabled_tests --gtest_filter=SwSimdBench.*
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "test_util.h"
+
+extern "C" {
+#include "cpu/sw/sw.h"
+}
+
+using namespace dpa_test;
+
+namespace {
+
+typedef dpa_status (*align_fn)(const uint8_t *, int32_t, const uint8_t *, int32_t,
+                               const dpa_sw_params *, dpa_sw_scratch *, char *, int32_t *,
+                               int32_t *, int *);
+
+bool have_avx2() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
+bool have_avx512()
+{
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+}
+
+struct Isa {
+    const char *name;
+    align_fn fn;
+    bool (*supported)();
+};
+const Isa ISAS[] = {
+#ifdef DPA_HAVE_AVX2
+    { "avx2", dpa_sw_align_avx2, have_avx2 },
+#else
+    { "avx2", nullptr, have_avx2 },
+#endif
+#ifdef DPA_HAVE_AVX512
+    { "avx512", dpa_sw_align_avx512, have_avx512 },
+#else
+    { "avx512", nullptr, have_avx512 },
+#endif
+};
+
+struct Params {
+    int32_t match, mismatch, open, extend;
+};
+const Params ORIGINAL_DEFAULT = { 3, -1, -4, -3 };
+const Params STANDARD_NGS = { 25, -50, -110, -6 };
+const Params NEW_SW = { 200, -150, -260, -11 };
+const Params READ_TO_HAP = { 10, -15, -30, -5 };
+const Params GATK_SETS[] = { ORIGINAL_DEFAULT, STANDARD_NGS, NEW_SW, READ_TO_HAP };
+// Tie-heavy and odd sets: unit scores, zero / positive gap values, and huge penalties that
+// drive cells down to MATRIX_MIN_CUTOFF on short pairs.
+const Params ODD_SETS[] = { { 1, -1, -1, -1 }, { 2, -1, -2, 0 }, { 1, 0, 0, 0 },
+                            { 1, -2, 1, -1 },  { 5, -5, -5, 5 }, { 5, -10000000, -12000000, -3000000 } };
+
+dpa_sw_params make_params(const Params &p, int overhang)
+{
+    dpa_sw_params sp;
+    dpa_sw_params_init(&sp);
+    sp.match = p.match;
+    sp.mismatch = p.mismatch;
+    sp.gap_open = p.open;
+    sp.gap_extend = p.extend;
+    sp.overhang = overhang;
+    return sp;
+}
+
+struct Result {
+    std::string cigar;
+    int32_t offset;
+    int exact;
+    bool operator==(const Result &o) const
+    {
+        return cigar == o.cigar && offset == o.offset && exact == o.exact;
+    }
+};
+std::ostream &operator<<(std::ostream &os, const Result &r)
+{
+    return os << r.cigar << " @ " << r.offset << (r.exact ? " (shortcut)" : "");
+}
+
+Result run(align_fn fn, dpa_sw_scratch *s, const std::string &ref, const std::string &alt,
+           const dpa_sw_params &sp)
+{
+    std::string cigar((size_t)dpa_sw_cigar_max((int32_t)ref.size(), (int32_t)alt.size()), '?');
+    int32_t len = -1, off = -1;
+    int exact = 0;
+    dpa_status st = fn((const uint8_t *)ref.data(), (int32_t)ref.size(),
+                       (const uint8_t *)alt.data(), (int32_t)alt.size(), &sp, s, &cigar[0], &len,
+                       &off, &exact);
+    EXPECT_EQ(st, DPA_OK) << dpa_last_error();
+    cigar.resize(len < 0 ? 0 : (size_t)len);
+    return { cigar, off, exact };
+}
+
+// Compares one ISA with the scalar reference on a pair; returns false on a difference.
+struct Checker {
+    align_fn fn;
+    dpa_sw_scratch s_ref, s_simd;
+    int64_t pairs = 0, failures = 0;
+    explicit Checker(align_fn f) : fn(f)
+    {
+        std::memset(&s_ref, 0, sizeof s_ref);
+        std::memset(&s_simd, 0, sizeof s_simd);
+    }
+    ~Checker()
+    {
+        dpa_sw_scratch_free(&s_ref);
+        dpa_sw_scratch_free(&s_simd);
+    }
+    bool check(const std::string &ref, const std::string &alt, const Params &p, int ov,
+               const char *what)
+    {
+        dpa_sw_params sp = make_params(p, ov);
+        if (dpa_sw_check_pair(0, (int32_t)ref.size(), (int32_t)alt.size(), &sp) != DPA_OK)
+            return true; // outside the validated domain (score bound): kernels never see it
+        pairs++;
+        Result a = run(dpa_sw_align_scalar, &s_ref, ref, alt, sp);
+        Result b = run(fn, &s_simd, ref, alt, sp);
+        if (a == b) return true;
+        if (failures++ < 5) {
+            std::string r = ref.size() > 200 ? ref.substr(0, 200) + "..." : ref;
+            std::string x = alt.size() > 200 ? alt.substr(0, 200) + "..." : alt;
+            ADD_FAILURE() << what << ": params " << p.match << "/" << p.mismatch << "/" << p.open
+                          << "/" << p.extend << " overhang " << ov << " lengths " << ref.size()
+                          << " x " << alt.size() << "\n  ref " << r << "\n  alt " << x
+                          << "\n  scalar " << a << "\n  simd   " << b;
+        }
+        return false;
+    }
+};
+
+// Pair generators (GATK shapes, as java/sw-it draws them).
+std::string mutate(std::mt19937_64 &rng, const std::string &src, int snps, int indels,
+                   int max_indel)
+{
+    std::string s = src;
+    for (int k = 0; k < snps && !s.empty(); k++)
+        s[rng() % s.size()] = "ACGT"[rng() % 4];
+    for (int k = 0; k < indels && s.size() > 2; k++) {
+        const size_t pos = rng() % s.size();
+        const int len = 1 + (int)(rng() % (uint64_t)max_indel);
+        if (rng() & 1)
+            s.insert(pos, random_bases(rng, len));
+        else
+            s.erase(pos, (size_t)len);
+        if (s.empty()) s = "A";
+    }
+    return s;
+}
+
+// Reference with short tandem repeats and a duplicated segment.
+std::string repetitive(std::mt19937_64 &rng, int len)
+{
+    std::string s;
+    while ((int)s.size() < len) {
+        const int kind = (int)(rng() % 4);
+        if (kind == 0) {
+            std::string unit = random_bases(rng, 1 + (int)(rng() % 4));
+            for (int r = 2 + (int)(rng() % 10); r > 0; r--) s += unit;
+        } else if (kind == 1 && s.size() > 40) {
+            s += s.substr(rng() % (s.size() - 30), 30);
+        } else {
+            s += random_bases(rng, 10 + (int)(rng() % 40));
+        }
+    }
+    s.resize((size_t)len);
+    return s;
+}
+
+class SwSimd : public ::testing::TestWithParam<Isa> {
+  protected:
+    void SetUp() override
+    {
+        const Isa &c = GetParam();
+        if (!c.fn) GTEST_SKIP() << c.name << " kernel not compiled in (compiler lacks the ISA flags)";
+        if (!c.supported()) GTEST_SKIP() << "this CPU has no " << c.name << ": kernel not tested";
+        seed = test_seed();
+        rng.seed(seed);
+    }
+    uint64_t seed = 0;
+    std::mt19937_64 rng;
+};
+
+#define SEED_TRACE() SCOPED_TRACE("seed " + std::to_string(seed) + " (DPA_TEST_SEED=" + \
+                                  std::to_string(seed) + " reruns it)")
+
+TEST_P(SwSimd, HaplotypeToReferenceIndel)
+{
+    SEED_TRACE();
+    Checker c(GetParam().fn);
+    const std::string pad(10, 'N');
+    for (int k = 0; k < 150; k++) {
+        const int len = 300 + (int)(rng() % 701);
+        std::string ref = repetitive(rng, len);
+        std::string hap = mutate(rng, ref, (int)(rng() % 8), (int)(rng() % 4), 60);
+        c.check(pad + ref + pad, pad + hap + pad, NEW_SW, DPA_SW_OVERHANG_INDEL, "hap-to-ref");
+    }
+    EXPECT_EQ(c.failures, 0) << "of " << c.pairs;
+}
+
+TEST_P(SwSimd, ReadsToHaplotypesSoftclip)
+{
+    SEED_TRACE();
+    Checker c(GetParam().fn);
+    for (int k = 0; k < 1500; k++) {
+        std::string hap = repetitive(rng, 300);
+        const int start = (int)(rng() % 200) - 20; // overhang at either end
+        std::string read;
+        for (int x = start; x < start + 150; x++)
+            read += x >= 0 && x < 300 ? hap[(size_t)x] : "ACGT"[rng() % 4];
+        read = mutate(rng, read, (int)(rng() % 6), (int)(rng() % 3), 8);
+        c.check(hap, read, READ_TO_HAP, DPA_SW_OVERHANG_SOFTCLIP, "read-to-hap");
+    }
+    EXPECT_EQ(c.failures, 0) << "of " << c.pairs;
+}
+
+TEST_P(SwSimd, DanglingEndsAllStrategies)
+{
+    SEED_TRACE();
+    Checker c(GetParam().fn);
+    for (int k = 0; k < 600; k++) {
+        std::string ref = random_bases(rng, 10 + (int)(rng() % 111));
+        std::string alt = mutate(rng, ref.substr(rng() % (ref.size() / 2 + 1)), 2, 1, 5);
+        if (rng() & 1) alt = alt.substr(0, alt.size() / 2 + 1) + random_bases(rng, 1 + (int)(rng() % 30));
+        for (int ov = 0; ov < 4; ov++) c.check(ref, alt, STANDARD_NGS, ov, "dangling");
+    }
+    EXPECT_EQ(c.failures, 0) << "of " << c.pairs;
+}
+
+TEST_P(SwSimd, MixedShapesAllParametersAllStrategies)
+{
+    SEED_TRACE();
+    Checker c(GetParam().fn);
+    std::vector<Params> sets(std::begin(GATK_SETS), std::end(GATK_SETS));
+    sets.insert(sets.end(), std::begin(ODD_SETS), std::end(ODD_SETS));
+    const char *alphabets[] = { "ACGT", "AC", "A", "ACGTN" };
+    for (int k = 0; k < 400; k++) {
+        const char *alpha = alphabets[rng() % 4];
+        const int n = 1 + (int)(rng() % 120), m = 1 + (int)(rng() % 120);
+        std::string ref = random_bases(rng, n, alpha);
+        std::string alt = (rng() % 3 == 0) ? mutate(rng, ref, 2, 2, 6) : random_bases(rng, m, alpha);
+        for (const Params &p : sets)
+            for (int ov = 0; ov < 4; ov++) c.check(ref, alt, p, ov, "mixed");
+    }
+    EXPECT_EQ(c.failures, 0) << "of " << c.pairs;
+}
+
+TEST_P(SwSimd, StripBoundaryLengths)
+{
+    SEED_TRACE();
+    Checker c(GetParam().fn);
+    const int lens[] = { 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 48, 49 };
+    for (int n : lens)
+        for (int m : lens)
+            for (int ov = 0; ov < 4; ov++) {
+                const Params &p = GATK_SETS[rng() % 4];
+                std::string ref = random_bases(rng, n, (rng() & 1) ? "ACGT" : "AC");
+                std::string alt = random_bases(rng, m, (rng() & 1) ? "ACGT" : "AC");
+                c.check(ref, alt, p, ov, "boundary");
+                c.check(ref, mutate(rng, ref, 1, 1, 3), p, ov, "boundary-similar");
+            }
+    EXPECT_EQ(c.failures, 0) << "of " << c.pairs;
+}
+
+TEST_P(SwSimd, LongLengths)
+{
+    SEED_TRACE();
+    Checker c(GetParam().fn);
+    const int lens[] = { 1, 15, 16, 17, 1023, 1024, 1025, 4096 };
+    for (int n : lens)
+        for (int m : lens) {
+            if ((int64_t)n * m > 4096 * 1025) continue; // 4096 x 4096 once, below
+            std::string ref = random_bases(rng, n);
+            std::string alt = n == m ? mutate(rng, ref, 5, 3, 20) : random_bases(rng, m);
+            c.check(ref, alt, GATK_SETS[rng() % 4], (int)(rng() % 4), "long");
+        }
+    std::string ref = repetitive(rng, 4096);
+    for (int ov = 0; ov < 4; ov++)
+        c.check(ref, mutate(rng, ref, 20, 6, 40), NEW_SW, ov, "4096 x ~4096");
+    EXPECT_EQ(c.failures, 0) << "of " << c.pairs;
+}
+
+TEST_P(SwSimd, EdgeCases)
+{
+    SEED_TRACE();
+    Checker c(GetParam().fn);
+    for (const Params &p : GATK_SETS)
+        for (int ov = 0; ov < 4; ov++)
+            for (int len : { 1, 15, 16, 17, 100, 333 }) {
+                std::string s = random_bases(rng, len);
+                c.check(s, s, p, ov, "identical");
+                c.check(std::string((size_t)len, 'A'), std::string((size_t)len + 3, 'C'), p, ov,
+                        "all mismatches");
+                c.check(std::string((size_t)len, 'A'), std::string((size_t)len, 'A'), p, ov,
+                        "homopolymer");
+                std::string big = random_bases(rng, len + 120);
+                c.check(big, big.substr(100), p, ov, "long deletion at the start");
+                c.check(big, big.substr(0, big.size() - 100), p, ov, "long deletion at the end");
+                c.check(big.substr(100), big, p, ov, "long insertion at the start");
+                c.check(big.substr(0, big.size() - 100), big, p, ov, "long insertion at the end");
+                c.check(std::string(10, 'N') + s + std::string(10, 'N'), s, p, ov, "N padding");
+            }
+    EXPECT_EQ(c.failures, 0) << "of " << c.pairs;
+}
+
+// Penalties so large that cells fall below MATRIX_MIN_CUTOFF (-10^8) while the score bound
+// still admits the pair: the floor must change the same cells as in the scalar code.
+TEST_P(SwSimd, MatrixMinCutoff)
+{
+    SEED_TRACE();
+    Checker c(GetParam().fn);
+    const Params sets[] = { { 1, -20000000, -20000000, -20000000 },
+                            { 1, -30000000, -5000000, -25000000 },
+                            { 30000000, -30000000, -1000000, -1000000 } };
+    for (int k = 0; k < 300; k++) {
+        const int n = 1 + (int)(rng() % 12), m = 1 + (int)(rng() % 12);
+        std::string ref = random_bases(rng, n, "AC"), alt = random_bases(rng, m, "AC");
+        for (const Params &p : sets)
+            for (int ov = 0; ov < 4; ov++) c.check(ref, alt, p, ov, "cutoff");
+    }
+    EXPECT_GT(c.pairs, 1000);
+    EXPECT_EQ(c.failures, 0) << "of " << c.pairs;
+}
+
+// The batch entry of each ISA against the scalar batch entry (slots, lengths, exact count).
+TEST_P(SwSimd, BatchEntryMatchesScalar)
+{
+    SEED_TRACE();
+    std::vector<std::string> refs, alts;
+    for (int k = 0; k < 60; k++) {
+        refs.push_back(random_bases(rng, 1 + (int)(rng() % 300)));
+        alts.push_back(k % 5 == 0 ? refs.back().substr(0, refs.back().size() / 2 + 1)
+                                  : mutate(rng, refs.back(), 3, 2, 10));
+    }
+    std::string rb, ab;
+    std::vector<int64_t> ro, ao, slots;
+    std::vector<int32_t> rl, al, pairs;
+    int64_t cap = 0;
+    for (size_t k = 0; k < refs.size(); k++) {
+        ro.push_back((int64_t)rb.size());
+        ao.push_back((int64_t)ab.size());
+        rb += refs[k];
+        ab += alts[k];
+        rl.push_back((int32_t)refs[k].size());
+        al.push_back((int32_t)alts[k].size());
+        slots.push_back(cap);
+        cap += dpa_sw_cigar_max(rl.back(), al.back());
+        pairs.push_back((int32_t)(refs.size() - 1 - k)); // reverse order
+    }
+    dpa_sw_batch b;
+    std::memset(&b, 0, sizeof b);
+    b.num_pairs = (int32_t)refs.size();
+    b.ref_bases = (const uint8_t *)rb.data();
+    b.alt_bases = (const uint8_t *)ab.data();
+    b.ref_offsets = ro.data();
+    b.alt_offsets = ao.data();
+    b.ref_lengths = rl.data();
+    b.alt_lengths = al.data();
+    for (int ov = 0; ov < 4; ov++) {
+        dpa_sw_params sp = make_params(READ_TO_HAP, ov);
+        std::string c1((size_t)cap, '?'), c2((size_t)cap, '?');
+        std::vector<int32_t> l1(refs.size()), l2(refs.size()), o1(refs.size()), o2(refs.size());
+        dpa_sw_out out1 = { &c1[0], slots.data(), l1.data(), o1.data() };
+        dpa_sw_out out2 = { &c2[0], slots.data(), l2.data(), o2.data() };
+        int64_t e1 = -1, e2 = -2;
+        ASSERT_EQ(dpa_sw_compute_scalar(&b, &sp, pairs.data(), (int64_t)pairs.size(), &out1, &e1),
+                  DPA_OK);
+        dpa_sw_kernel_fn fn = nullptr;
+#ifdef DPA_HAVE_AVX2
+        if (std::string(GetParam().name) == "avx2") fn = dpa_sw_compute_avx2;
+#endif
+#ifdef DPA_HAVE_AVX512
+        if (std::string(GetParam().name) == "avx512") fn = dpa_sw_compute_avx512;
+#endif
+        ASSERT_NE(fn, nullptr);
+        ASSERT_EQ(fn(&b, &sp, pairs.data(), (int64_t)pairs.size(), &out2, &e2), DPA_OK);
+        EXPECT_EQ(e1, e2);
+        EXPECT_EQ(l1, l2);
+        EXPECT_EQ(o1, o2);
+        EXPECT_EQ(c1, c2);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, SwSimd, ::testing::ValuesIn(ISAS),
+                         [](const ::testing::TestParamInfo<Isa> &i) { return std::string(i.param.name); });
+
+// ---- benchmark (disabled by default) ----------------------------------------------------
+// GATK shapes, 1 thread: haplotype to reference (300-1000 bp, NEW_SW, INDEL: no shortcut) and
+// 150 bp reads to 300 bp haplotypes (READ_TO_HAP, SOFTCLIP, reads with errors so the shortcut
+// rarely answers). Prints ns per alignment and GCUPS (cells / time, shortcut pairs excluded).
+TEST(SwSimdBench, DISABLED_GatkShapes)
+{
+    std::mt19937_64 rng(12345);
+    struct Shape {
+        const char *name;
+        Params p;
+        int ov;
+        std::vector<std::pair<std::string, std::string>> pairs;
+    };
+    Shape shapes[2] = { { "hap-to-ref 300-1000 bp INDEL", NEW_SW, DPA_SW_OVERHANG_INDEL, {} },
+                        { "read 150 vs hap 300 SOFTCLIP", READ_TO_HAP, DPA_SW_OVERHANG_SOFTCLIP, {} } };
+    for (int k = 0; k < 200; k++) {
+        std::string ref = repetitive(rng, 300 + (int)(rng() % 701));
+        shapes[0].pairs.push_back({ ref, mutate(rng, ref, 1 + (int)(rng() % 8), 1 + (int)(rng() % 3), 30) });
+    }
+    for (int k = 0; k < 2000; k++) {
+        std::string hap = repetitive(rng, 300);
+        std::string read = hap.substr(rng() % 150, 150);
+        shapes[1].pairs.push_back({ hap, mutate(rng, read, 2, 1, 3) });
+    }
+    std::vector<Isa> isas = { { "scalar", dpa_sw_align_scalar, [] { return true; } } };
+    for (const Isa &i : ISAS)
+        if (i.fn && i.supported()) isas.push_back(i);
+    for (Shape &sh : shapes) {
+        for (const Isa &i : isas) {
+            dpa_sw_scratch s;
+            std::memset(&s, 0, sizeof s);
+            dpa_sw_params sp = make_params(sh.p, sh.ov);
+            std::string cigar(100000, '?');
+            double best = 1e30, cells = 0;
+            int64_t aligned = 0;
+            for (int rep = 0; rep < 5; rep++) {
+                cells = 0;
+                aligned = 0;
+                auto t0 = std::chrono::steady_clock::now();
+                for (auto &pr : sh.pairs) {
+                    int32_t len, off;
+                    int exact;
+                    i.fn((const uint8_t *)pr.first.data(), (int32_t)pr.first.size(),
+                         (const uint8_t *)pr.second.data(), (int32_t)pr.second.size(), &sp, &s,
+                         &cigar[0], &len, &off, &exact);
+                    if (!exact) {
+                        cells += (double)pr.first.size() * (double)pr.second.size();
+                        aligned++;
+                    }
+                }
+                double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                if (sec < best) best = sec;
+                if (i.fn == dpa_sw_align_scalar && rep == 1) break; // scalar is slow: 2 reps
+            }
+            std::printf("SWBENCH %-30s %-7s %8.1f us/alignment  %6.3f GCUPS  (%lld aligned of %zu)\n",
+                        sh.name, i.name, best * 1e6 / (double)sh.pairs.size(), cells / best * 1e-9,
+                        (long long)aligned, sh.pairs.size());
+            dpa_sw_scratch_free(&s);
+        }
+    }
+}
+
+} // namespace
