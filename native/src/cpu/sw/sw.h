@@ -36,14 +36,32 @@ enum {
     DPA_SW_TB_V_OPEN = 8
 };
 
-/* Index of cell (i, j) (1-based, i over the reference, j over the alternate of length m) in
- * a traceback stored in row strips of height 2^l: strip r >> l holds rows of that strip
- * skewed so that one anti-diagonal step of the strip is 2^l consecutive bytes (what the
- * SIMD fill writes, sw_simd.h): byte (c + k) * 2^l + k of the strip for row offset k and
- * column c = j - 1. l = 0 is plain row-major, (i - 1) * m + (j - 1) (the scalar fill). */
+/* Traceback layouts. A layout l in 0..4 is bytes (the DPA_SW_TB_* values above) in row strips
+ * of height 2^l: strip (i-1) >> l holds its rows skewed so that one anti-diagonal step of the
+ * strip is 2^l consecutive bytes, byte (c + k) * 2^l + k of the strip for row offset k and
+ * column c = j - 1 (what the AVX2 fill writes, sw_simd.h). l = 0 is plain row-major,
+ * (i - 1) * m + (j - 1) (the scalar fill). DPA_SW_TB_PLANES16 is the same 16-row strip walk
+ * stored as four 16-bit planes per step (8 bytes per 16 cells, what the AVX-512 fill writes
+ * straight from its compare masks): not-diagonal, down, H_OPEN, V_OPEN, bit k = row offset k;
+ * it decodes to the same byte. */
+#define DPA_SW_TB_PLANES16 0x14
 #define DPA_SW_TB_AT(m, l, i, j)                                                             \
     ((int64_t)(((i) - 1) >> (l)) * ((int64_t)((m) + (1 << (l)) - 1) << (l)) +               \
      ((int64_t)((j) - 1 + (((i) - 1) & ((1 << (l)) - 1))) << (l)) + (((i) - 1) & ((1 << (l)) - 1)))
+
+/* Traceback byte of cell (i, j) (1-based) of a pair with alternate length m in layout l. */
+static inline uint8_t dpa_sw_tb_get(const uint8_t *tb, int32_t m, int l, int32_t i, int32_t j)
+{
+    if (l != DPA_SW_TB_PLANES16) return tb[DPA_SW_TB_AT(m, l, i, j)];
+    const int32_t r = i - 1, k = r & 15;
+    const uint8_t *w = tb + ((int64_t)(r >> 4) * (m + 15) + (j - 1 + k)) * 8;
+    const unsigned nd = (unsigned)(w[k >> 3] >> (k & 7)) & 1u;
+    const unsigned dn = (unsigned)(w[2 + (k >> 3)] >> (k & 7)) & 1u;
+    const unsigned ho = (unsigned)(w[4 + (k >> 3)] >> (k & 7)) & 1u;
+    const unsigned vo = (unsigned)(w[6 + (k >> 3)] >> (k & 7)) & 1u;
+    return (uint8_t)((nd ? (dn ? DPA_SW_TB_DOWN : DPA_SW_TB_RIGHT) : DPA_SW_TB_DIAG) |
+                     (ho ? DPA_SW_TB_H_OPEN : 0) | (vo ? DPA_SW_TB_V_OPEN : 0));
+}
 
 typedef struct dpa_sw_out {
     char *cigars;             /* the caller's buffer */
@@ -92,7 +110,7 @@ dpa_status dpa_sw_align_scalar(const uint8_t *ref, int32_t ref_len, const uint8_
 /* The pieces of dpa_sw_align_scalar that a SIMD kernel shares (it replaces only the fill):
  * GATK's exact-substring shortcut (SOFTCLIP / IGNORE; returns 1 and writes the result when
  * it answers), and everything after the fill: start cell, traceback, CIGAR text. tb is in the
- * strip layout of log2 height l (DPA_SW_TB_AT), bottom[1..m] is row n, lastcol[1..n] is
+ * layout l (dpa_sw_tb_get), bottom[1..m] is row n, lastcol[1..n] is
  * column m, elems has room for n + m + 3 int32. */
 int dpa_sw_exact_shortcut(const uint8_t *ref, int32_t ref_len, const uint8_t *alt,
                           int32_t alt_len, const dpa_sw_params *params, char *cigar,

@@ -10,6 +10,8 @@
 
 #define SW_W 8
 #define SW_LOG2W 3
+#define SW_TB_STEP 8
+#define SW_TB_LAYOUT 3 /* bytes in 8-row strips */
 #define SW_VEC __m256i
 #define SW_MASK __m256i
 #define SW_BYTES __m128i
@@ -34,7 +36,6 @@
 #define SW_ADD(a, b) _mm256_add_epi32((a), (b))
 #define SW_MAX(a, b) _mm256_max_epi32((a), (b))
 #define SW_GT(a, b) _mm256_cmpgt_epi32((a), (b))
-#define SW_OR(a, b) _mm256_or_si256((a), (b))
 #define SW_BLEND(k, a, b) _mm256_blendv_epi8((b), (a), (k))
 /* mismatch + (equal & (match - mismatch)); the compare is on bytes, widened to int32 masks */
 #define SW_SCORE(rb, p, vm, vx)                                                              \

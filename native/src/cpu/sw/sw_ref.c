@@ -131,26 +131,19 @@ static void fill(const uint8_t *ref, int32_t n, const uint8_t *alt, int32_t m,
     *lastcol = col;
 }
 
-/* Byte of cell (i, j) (1-based) in the strip layout of log2 height L (sw.h, DPA_SW_TB_AT):
- * L = 0 is plain row-major, (i-1) * m + (j-1). */
-static inline int64_t tb_at(int32_t m, int l, int32_t i, int32_t j)
-{
-    return DPA_SW_TB_AT(m, l, i, j);
-}
-
 /* Length of the gap GATK recorded at (i, j): back to the cell where it was opened; a gap
  * that reaches row/column 1 has the full length (GATK's counter starts at 0 there). */
 static int32_t h_gap_len(const uint8_t *tb, int32_t m, int l, int32_t i, int32_t j)
 {
     int32_t k = j;
-    while (k > 1 && !(tb[tb_at(m, l, i, k)] & DPA_SW_TB_H_OPEN)) k--;
+    while (k > 1 && !(dpa_sw_tb_get(tb, m, l, i, k) & DPA_SW_TB_H_OPEN)) k--;
     return j - k + 1;
 }
 
 static int32_t v_gap_len(const uint8_t *tb, int32_t m, int l, int32_t i, int32_t j)
 {
     int32_t r = i;
-    while (r > 1 && !(tb[tb_at(m, l, r, j)] & DPA_SW_TB_V_OPEN)) r--;
+    while (r > 1 && !(dpa_sw_tb_get(tb, m, l, r, j) & DPA_SW_TB_V_OPEN)) r--;
     return i - r + 1;
 }
 
@@ -247,7 +240,7 @@ void dpa_sw_finish(const uint8_t *tb, int l, int32_t n, int32_t m, const int32_t
     }
     int state = OP_M;
     do {
-        const uint8_t t = tb[tb_at(m, l, p1, p2)];
+        const uint8_t t = dpa_sw_tb_get(tb, m, l, p1, p2);
         int nstate;
         int32_t step;
         switch (t & DPA_SW_TB_DIR_MASK) {

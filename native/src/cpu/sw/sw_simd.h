@@ -30,13 +30,16 @@
  * matrix too; the prologue (t < SW_W - 1) forces the not-yet-started lanes to H[i][0] (the
  * border) and h = LOW_INIT, which is what their first real cell reads.
  *
- * Traceback bytes: step t of a strip is SW_W consecutive bytes (lane k = byte k), i.e. the
- * strip layout of DPA_SW_TB_AT with l = SW_LOG2W; the values are exactly fill()'s (direction
- * with GATK's tie-breaks, H_OPEN / V_OPEN on strictly greater). The MATRIX_MIN_CUTOFF floor
+ * Traceback: step t of a strip is SW_TB_STEP consecutive bytes: AVX2 writes SW_W bytes (lane
+ * k = byte k, layout SW_LOG2W of sw.h), AVX-512 stores its four compare masks as 16-bit
+ * planes (layout DPA_SW_TB_PLANES16: no instruction builds bytes, half the memory). Either
+ * decodes (dpa_sw_tb_get) to exactly fill()'s byte (direction with GATK's tie-breaks,
+ * H_OPEN / V_OPEN on strictly greater). The MATRIX_MIN_CUTOFF floor
  * is applied only when some cell could reach it (lower bound below), which is exact.
  *
  * Parameters of SW_PART_KERNEL (all defined by the includer):
  *   SW_W, SW_LOG2W     lanes per vector (int32) and its log2
+ *   SW_TB_STEP, SW_TB_LAYOUT   traceback bytes per step and the layout (sw.h) they form
  *   SW_VEC             vector of SW_W int32;  SW_MASK: per-lane boolean (k-mask or vector)
  *   SW_BYTES           vector holding (at least) SW_W bytes
  *   SW_FN(x)           name of this ISA's instance of x;  SW_ALIGN, SW_COMPUTE: the entries
@@ -44,14 +47,16 @@
  *   SW_SET1(x), SW_LOADU(p)          broadcast; unaligned load of SW_W int32
  *   SW_LOAD_BYTES(p)   SW_W bytes from p (unaligned)
  *   SW_ADD(a, b), SW_MAX(a, b)       int32 lane-wise
- *   SW_GT(a, b)        mask a > b (signed);  SW_OR(a, b): mask or
+ *   SW_GT(a, b)        mask a > b (signed)
  *   SW_BLEND(k, a, b)  per lane k ? a : b
  *   SW_SCORE(rb, p, vm, vx)  per lane: rb byte k == p[k] ? vm : vx
  *   SW_SHIFT_IN(v, p)  lanes [*p, v[0], ..., v[W-2]] (reads at most p[-(W-1)] .. p[0])
  *   SW_STORE_LANE(p, v, k)   p[k] = v[k], nothing else written
  *   SW_STARTED(t)      mask of lanes k <= t
- *   SW_STORE_TB(p, nd, dn, ho, vo)   p[k] = (nd ? (dn ? DOWN : RIGHT) : DIAG) | (ho ? H_OPEN : 0)
- *                      | (vo ? V_OPEN : 0) for the SW_W lanes (SW_W bytes written)
+ *   SW_STORE_TB(p, nd, dn, ho, vo)   the traceback of one step (SW_TB_STEP bytes at p) in
+ *                      layout SW_TB_LAYOUT (sw.h): cell k is (nd ? (dn ? DOWN : RIGHT) : DIAG)
+ *                      | (ho ? H_OPEN : 0) | (vo ? V_OPEN : 0); bytes (AVX2: SW_W of them) or
+ *                      four 16-bit planes (AVX-512: nd, nd & dn, ho, vo as stored masks)
  */
 #ifndef DPA_CPU_SW_SIMD_COMMON_H
 #define DPA_CPU_SW_SIMD_COMMON_H
@@ -121,11 +126,12 @@ static inline int sw_simd_needs_cutoff(const dpa_sw_params *p, int32_t n, int32_
         const SW_VEC he = SW_ADD(hh, vext), hg = SW_ADD(Hl, vopen);                          \
         const SW_MASK ho = SW_GT(hg, he);                    /* horizontal gap opened */      \
         hh = SW_MAX(hg, he);                                                                 \
-        const SW_MASK nd = SW_OR(SW_GT(V, diag), SW_GT(hh, diag)); /* not diagonal */        \
-        const SW_MASK dn = SW_GT(V, hh);                     /* down wins over right */       \
-        SW_VEC Hn = SW_MAX(diag, SW_MAX(hh, V));             /* the chosen one is the max */  \
+        const SW_VEC gm = SW_MAX(hh, V);                                                     \
+        const SW_MASK nd = SW_GT(gm, diag);  /* not diagonal: V > diag or h > diag */         \
+        const SW_MASK dn = SW_GT(V, hh);     /* down wins over right (used only under nd) */  \
+        SW_VEC Hn = SW_MAX(diag, gm);        /* the chosen value is always the maximum */     \
         if (CUT) Hn = SW_MAX(Hn, vcut);                                                      \
-        SW_STORE_TB(tbs + (int64_t)t * SW_W, nd, dn, ho, vo);                                \
+        SW_STORE_TB(tbs + (int64_t)t * SW_TB_STEP, nd, dn, ho, vo);                                \
         if (PRO) {                                                                           \
             const SW_MASK st = SW_STARTED(t);                                                \
             Hn = SW_BLEND(st, Hn, Hinit);                                                    \
@@ -156,16 +162,16 @@ SW_FN(sw_strip)(const int cut, const uint8_t *refpad, const uint8_t *altrev, int
         init[k] = r0 + k + 1 <= n ? sw_simd_border(p, (int64_t)r0 + k + 1) : 0;
     const SW_VEC Hinit = SW_LOADU(init);
     SW_VEC Hl = Hinit, hh = vlow, V = vlow, Hd = SW_SET1(topH[0]);
-    uint8_t *tbs = tb + (int64_t)(r0 >> SW_LOG2W) * ((int64_t)(m + SW_W - 1) << SW_LOG2W);
+    uint8_t *tbs = tb + (int64_t)(r0 >> SW_LOG2W) * (int64_t)(m + SW_W - 1) * SW_TB_STEP;
     const int32_t T = m + SW_W - 1;
     int32_t t = 0;
     if (cut) {
         for (; t < SW_W - 1; t++) SW_STEP(1, t >= m - 1, 1);
-        for (; t < m - 1; t++) SW_STEP(0, 0, 1);
+        _Pragma("GCC unroll 2") for (; t < m - 1; t++) SW_STEP(0, 0, 1);
         for (; t < T; t++) SW_STEP(0, 1, 1);
     } else {
         for (; t < SW_W - 1; t++) SW_STEP(1, t >= m - 1, 0);
-        for (; t < m - 1; t++) SW_STEP(0, 0, 0);
+        _Pragma("GCC unroll 2") for (; t < m - 1; t++) SW_STEP(0, 0, 0);
         for (; t < T; t++) SW_STEP(0, 1, 0);
     }
 }
@@ -199,7 +205,7 @@ dpa_status SW_ALIGN(const uint8_t *ref, int32_t n, const uint8_t *alt, int32_t m
     const int64_t altb = (int64_t)m + 2 * SW_W + 16, refb = (int64_t)n + SW_W + 16;
     const int64_t ints = 2 * top + lcn + (altb + 3) / 4 + (refb + 3) / 4;
     const int64_t strips = ((int64_t)n + SW_W - 1) >> SW_LOG2W;
-    if (!sw_simd_grow((void **)&s->tb, &s->tb_cap, strips * ((int64_t)(m + SW_W - 1) << SW_LOG2W),
+    if (!sw_simd_grow((void **)&s->tb, &s->tb_cap, strips * (int64_t)(m + SW_W - 1) * SW_TB_STEP,
                       1) ||
         !sw_simd_grow((void **)&s->ints, &s->ints_cap, ints, sizeof(int32_t)) ||
         !sw_simd_grow((void **)&s->elems, &s->elems_cap, (int64_t)n + m + 3, sizeof(int32_t)))
@@ -229,7 +235,7 @@ dpa_status SW_ALIGN(const uint8_t *ref, int32_t n, const uint8_t *alt, int32_t m
             SW_FN(sw_strip_nocut)(refpad, altrev, n, m, r0, p, s->tb, topH, topV, lastcol);
         topH[0] = sw_simd_border(p, (int64_t)r0 + SW_W); /* H[r0 + W][0], next strip's corner */
     }
-    dpa_sw_finish(s->tb, SW_LOG2W, n, m, topH, lastcol, p, s->elems, cigar, cigar_len,
+    dpa_sw_finish(s->tb, SW_TB_LAYOUT, n, m, topH, lastcol, p, s->elems, cigar, cigar_len,
                   alignment_offset);
     return DPA_OK;
 }
