@@ -11,6 +11,9 @@
 #include "backend_internal.h"
 #include "pairhmm_cuda.h"
 
+/* Calls of at most this many pairs prefer the small slots. */
+#define DPA_LAT_SMALL_CALL 2048
+
 static void put_err(char *err, size_t len, const char *msg)
 {
     if (err && len) snprintf(err, len, "%s", msg);
@@ -73,7 +76,7 @@ static dpa_status be_open(int32_t max_devices, dpa_cuda_backend **out, char *err
     {
         size_t dflt = (size_t)1 << 30;
         for (int32_t i = 0; i < b->ndev; i++) {
-            size_t cap = (size_t)(b->devs[i].info.total_memory / (2 * DPA_CUDA_SLOTS));
+            size_t cap = (size_t)(b->devs[i].info.total_memory / (2 * DPA_CUDA_BIG_SLOTS));
             if (cap < dflt) dflt = cap;
         }
         b->chunk_bytes = env_size("DPACCEL_CUDA_CHUNK_BYTES", dflt);
@@ -81,6 +84,8 @@ static dpa_status be_open(int32_t max_devices, dpa_cuda_backend **out, char *err
         b->force_cfg = -1;
         b->cfg_tab = (uint8_t *)malloc((size_t)1024 * 1024);
         if (b->cfg_tab) memset(b->cfg_tab, 0xff, (size_t)1024 * 1024);
+        const char *lt = getenv("DPACCEL_CUDA_LATENCY");
+        b->force_lat = lt && *lt ? (*lt != '0') : -1;
         const char *tm = getenv("DPACCEL_CUDA_TIMING");
         b->timing = tm && *tm && *tm != '0';
         if (fc && *fc) {
@@ -151,7 +156,7 @@ static dpa_status be_pairhmm(dpa_cuda_backend *b, int32_t device, const dpa_pair
         break;
     }
     if (n == 0) return DPA_OK;
-    s = dpa_cuda_slot_acquire(d);
+    s = dpa_cuda_slot_acquire(d, n > DPA_LAT_SMALL_CALL);
     DPA_CUDA_TRY(&ce, cudaSetDevice(d->cuda_id));
     status = dpa_cuda_pairhmm_run(b, d, s, batch, tasks, n, precision, out, double_recomputes,
                                   &ce);
@@ -159,7 +164,7 @@ cleanup:
     if (status != DPA_OK && s) {
         /* leave the stream idle for the next user; a sticky error retires the device */
         cudaError_t e = cudaStreamSynchronize(s->stream);
-        for (int i = 0; i < DPA_CUDA_AUX; i++) {
+        for (int i = 0; i < s->naux; i++) {
             cudaError_t ea = cudaStreamSynchronize(s->aux[i]);
             if (e == cudaSuccess) e = ea;
         }

@@ -21,8 +21,18 @@
 #include "cuda_check.h"
 #include "dpa_cuda_backend.h"
 
-#define DPA_CUDA_SLOTS 4
+/* Slots per device: the first DPA_CUDA_BIG_SLOTS take chunks of up to chunk_bytes and have
+ * DPA_CUDA_AUX extra streams (concurrent launches of several configurations); the others
+ * serve concurrent small calls (one HaplotypeCaller region per call from many JVM threads)
+ * with chunks of at most DPA_CUDA_SMALL_CHUNK device bytes and one stream each (16 + 4 x 3
+ * = 28 streams; with CUDA's default 8 hardware queues the small slots that concurrent
+ * callers take first, 15 down to 8, land on distinct queues: measured with 8 threads, 8
+ * queues gave 570 GCUPS, 32 queues 603, so the backend leaves CUDA_DEVICE_MAX_CONNECTIONS
+ * alone). */
+#define DPA_CUDA_SLOTS 16
+#define DPA_CUDA_BIG_SLOTS 4
 #define DPA_CUDA_AUX 3
+#define DPA_CUDA_SMALL_CHUNK ((size_t)32 << 20)
 
 typedef struct dpa_cuda_slot {
     cudaStream_t stream;
@@ -47,6 +57,8 @@ typedef struct dpa_cuda_slot {
      * after the H2D copy, joined before the double pass */
     cudaStream_t aux[DPA_CUDA_AUX];
     cudaEvent_t fork, join[DPA_CUDA_AUX];
+    int naux;                        /* aux streams (DPA_CUDA_AUX in big slots, else 0) */
+    int big;                         /* may take chunks of chunk_bytes */
     int64_t marks_reads, marks_haps; /* capacity of the mark arrays */
     int busy;
 } dpa_cuda_slot;
@@ -70,6 +82,8 @@ struct dpa_cuda_backend {
     size_t chunk_bytes; /* device bytes per chunk (DPACCEL_CUDA_CHUNK_BYTES overrides) */
     int32_t force_cfg;  /* -1, or a float kernel index (DPACCEL_CUDA_FORCE_CFG, tests) */
     int32_t timing;     /* DPACCEL_CUDA_TIMING=1: per-call phase times on stderr */
+    int32_t force_lat;  /* -1: cost model picks per chunk; DPACCEL_CUDA_LATENCY=0/1 forces
+                         * the fewest-instruction / shortest-latency configurations */
     uint8_t *cfg_tab;   /* [L * 1024 + n] for L, n < 1024: chosen configuration, 0xff =
                          * not yet known (filled lazily, relaxed atomics; values are a pure
                          * function of (L, n)) */
@@ -81,7 +95,9 @@ extern "C" {
 /* device_pool.cu */
 dpa_status dpa_cuda_dev_init(dpa_cuda_dev *d, int cuda_id, int index, dpa_cuda_err *err);
 void dpa_cuda_dev_destroy(dpa_cuda_dev *d);
-dpa_cuda_slot *dpa_cuda_slot_acquire(dpa_cuda_dev *d);
+/* A free slot (waits while every slot is busy); large calls prefer the big slots, small
+ * calls the others. */
+dpa_cuda_slot *dpa_cuda_slot_acquire(dpa_cuda_dev *d, int large);
 void dpa_cuda_slot_release(dpa_cuda_dev *d, dpa_cuda_slot *s);
 /* Grows the slot's buffers to at least the sizes given (never shrinks). */
 dpa_status dpa_cuda_slot_reserve(dpa_cuda_slot *s, size_t dbytes, size_t hbytes,

@@ -46,11 +46,13 @@ dpa_status dpa_cuda_dev_init(dpa_cuda_dev *d, int cuda_id, int index, dpa_cuda_e
         DPA_CUDA_TRY(err, cudaStreamCreateWithFlags(&d->slots[i].stream, cudaStreamNonBlocking));
         for (int e = 0; e < 5; e++) DPA_CUDA_TRY(err, cudaEventCreate(&d->slots[i].ev[e]));
         DPA_CUDA_TRY(err, cudaEventCreateWithFlags(&d->slots[i].fork, cudaEventDisableTiming));
-        for (int e = 0; e < DPA_CUDA_AUX; e++) {
+        d->slots[i].big = i < DPA_CUDA_BIG_SLOTS;
+        for (int e = 0; e < (i < DPA_CUDA_BIG_SLOTS ? DPA_CUDA_AUX : 0); e++) {
             DPA_CUDA_TRY(err, cudaStreamCreateWithFlags(&d->slots[i].aux[e],
                                                         cudaStreamNonBlocking));
             DPA_CUDA_TRY(err, cudaEventCreateWithFlags(&d->slots[i].join[e],
                                                        cudaEventDisableTiming));
+            d->slots[i].naux = e + 1;
         }
         d->nslots = i + 1;
     }
@@ -66,7 +68,7 @@ void dpa_cuda_dev_destroy(dpa_cuda_dev *d)
         for (int i = 0; i < d->nslots; i++) {
             dpa_cuda_slot *s = &d->slots[i];
             if (s->stream) cudaStreamSynchronize(s->stream);
-            for (int e = 0; e < DPA_CUDA_AUX; e++)
+            for (int e = 0; e < s->naux; e++)
                 if (s->aux[e]) cudaStreamSynchronize(s->aux[e]);
             if (s->dbuf) cudaFree(s->dbuf);
             if (s->hbuf) cudaFreeHost(s->hbuf);
@@ -97,13 +99,17 @@ void dpa_cuda_dev_destroy(dpa_cuda_dev *d)
     pthread_cond_destroy(&d->cv);
 }
 
-dpa_cuda_slot *dpa_cuda_slot_acquire(dpa_cuda_dev *d)
+dpa_cuda_slot *dpa_cuda_slot_acquire(dpa_cuda_dev *d, int large)
 {
     dpa_cuda_slot *got = NULL;
     pthread_mutex_lock(&d->mu);
     while (!got) {
-        for (int i = 0; i < d->nslots && !got; i++)
+        /* large: big slots first, in index order; small: the small slots first, then the
+         * big ones from the last */
+        for (int k = 0; k < d->nslots && !got; k++) {
+            const int i = large ? k : d->nslots - 1 - k;
             if (!d->slots[i].busy) got = &d->slots[i];
+        }
         if (!got) pthread_cond_wait(&d->cv, &d->mu);
     }
     got->busy = 1;

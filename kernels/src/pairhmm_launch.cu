@@ -52,19 +52,60 @@ static int32_t choose_cfg(const dpa_cuda_backend *b, int64_t L, int64_t n)
     return best;
 }
 
-/* choose_cfg through the backend's lazily filled (L, n) table: the cost model runs once
- * per distinct shape over the backend's life. */
-static int32_t memo_cfg(const dpa_cuda_backend *b, int64_t L, int64_t n)
+/* Latency of one warp task of a pair, in cycles, when its warp has a scheduler to itself
+ * (small batches: fewer warps than the GPU holds). A step issues R c(R) instructions (one
+ * warp issues at most one per cycle), plus the part of its critical path that does not
+ * overlap: the shuffle from the thread above (~40 cycles) and the in-place I chain (R
+ * dependent mul + fma pairs, 4 cycles each); the thread-per-pair kernels also wait on a
+ * global load per step. Calibrated on the H100: phmm_f32<32,8> ran a region of 210 pairs
+ * (150 x 250-500) in 61 us, 228 cycles per step; the model gives 212. */
+static double cfg_latency(int32_t cfg, int64_t L, int64_t n)
 {
-    if (L >= 1024 || n >= 1024 || !b->cfg_tab) return choose_cfg(b, L, n);
+    const int64_t G = dpa_phmm_cfgs[cfg].g, R = dpa_phmm_cfgs[cfg].r;
+    const int64_t passes = (L + G * R - 1) / (G * R);
+    const double step = (double)R * (R == 16 ? 11.0 : 13.5) + 8.0 * (double)R + 40.0 +
+                        (G == 1 ? 400.0 : 0.0);
+    return (double)passes * (double)(n + G - 1) * step;
+}
+
+/* The configuration with the shortest warp-task latency (ties: fewer instructions). */
+static int32_t choose_lat_cfg(const dpa_cuda_backend *b, int64_t L, int64_t n)
+{
+    if (b->force_cfg >= 0) return b->force_cfg;
+    int32_t best = DPA_PHMM_NUM_CFG - 1;
+    double best_l = cfg_latency(best, L, n), best_c = cfg_cost(best, L, n);
+    for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++) {
+        const double l = cfg_latency(c, L, n), v = cfg_cost(c, L, n);
+        if (l < best_l || (l == best_l && v < best_c)) {
+            best_l = l;
+            best_c = v;
+            best = c;
+        }
+    }
+    return best;
+}
+
+/* Both choices through the backend's lazily filled (L, n) table (low nibble: fewest
+ * instructions, high nibble: shortest latency): the cost model runs once per distinct
+ * shape over the backend's life. */
+static uint32_t memo_cfg2(const dpa_cuda_backend *b, int64_t L, int64_t n)
+{
+    if (L >= 1024 || n >= 1024 || !b->cfg_tab)
+        return (uint32_t)choose_cfg(b, L, n) | (uint32_t)choose_lat_cfg(b, L, n) << 4;
     uint8_t *e = b->cfg_tab + (L << 10) + n;
     uint8_t v = __atomic_load_n(e, __ATOMIC_RELAXED);
     if (v == 0xff) {
-        v = (uint8_t)choose_cfg(b, L, n);
+        v = (uint8_t)(choose_cfg(b, L, n) | choose_lat_cfg(b, L, n) << 4);
         __atomic_store_n(e, v, __ATOMIC_RELAXED);
     }
     return v;
 }
+
+/* Calls with more pairs than this left always take the fewest-instruction choice (they
+ * fill the GPU; the per-pair latency estimate is skipped for them). */
+#define DPA_LAT_MAX_PAIRS 2048
+/* Issue slots per cycle the float kernels reach on a full GPU (ncu: ~50% of 4 per SM). */
+#define DPA_ISSUE_EFF 0.5
 
 /* Fixed base codes (pairhmm_cuda.h): N A C G T -> 0..4, every other byte a code >= 5
  * (a bijection: the bytes 0..4 take the codes the five letters left free). */
@@ -194,7 +235,7 @@ static void *pack_reads_thread(void *arg)
 /* One chunk: tasks[0..n) of the call, tcfg[k] the configuration of tasks[k]. */
 static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
                             const dpa_pairhmm_batch *batch, const dpa_phmm_task *tasks,
-                            const uint8_t *tcfg, int64_t n, int64_t read_pos_total,
+                            const uint8_t *tcfg, int tshift, int64_t n, int64_t read_pos_total,
                             int64_t hap_pos_total, int32_t precision, double *out,
                             int64_t *double_recomputes, dpa_cuda_err *err)
 {
@@ -288,7 +329,7 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
     for (int64_t k = 0; k < n; k++) {
         const int64_t L = batch->read_lengths[tasks[k].read];
         const int64_t hn = batch->hap_lengths[tasks[k].hap];
-        int32_t c = tcfg[k];
+        int32_t c = (tcfg[k] >> tshift) & 15;
         if (!use_float || s->rwide[tasks[k].read] || s->hwide[tasks[k].hap]) {
             c = CFG_WIDE;
             nwide++;
@@ -402,15 +443,15 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
                     order[j] = order[j - 1];
                     order[j - 1] = t;
                 }
-            if (nl > 1) DPA_CUDA_TRY(err, cudaEventRecord(s->fork, s->stream));
+            if (nl > 1 && s->naux > 0) DPA_CUDA_TRY(err, cudaEventRecord(s->fork, s->stream));
             for (int32_t i = 0; i < nl; i++) {
                 const int32_t c = order[i];
                 const int32_t w0 = cfg_first_warp[c], nw = cfg_first_warp[c + 1] - w0;
                 cudaStream_t st = s->stream;
-                if (i > 0) {
-                    const int q = (i - 1) % DPA_CUDA_AUX;
+                if (i > 0 && s->naux > 0) {
+                    const int q = (i - 1) % s->naux;
                     st = s->aux[q];
-                    if (i - 1 < DPA_CUDA_AUX) {
+                    if (i - 1 < s->naux) {
                         DPA_CUDA_TRY(err, cudaStreamWaitEvent(st, s->fork, 0));
                         used = q + 1;
                     }
@@ -454,14 +495,20 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
         if (b->timing) {
             tm[6] = now_s();
             float g[4] = { 0, 0, 0, 0 };
+            char cfgs_used[3 * DPA_PHMM_NUM_CFG + 1] = "";
+            for (int32_t c = 0, o = 0; c < DPA_PHMM_NUM_CFG; c++)
+                if (cfg_first_warp[c + 1] > cfg_first_warp[c])
+                    o += snprintf(cfgs_used + o, sizeof cfgs_used - (size_t)o, "%s%d",
+                                  o ? "," : "", (int)c);
             for (int e = 0; e < 4; e++) cudaEventElapsedTime(&g[e], s->ev[e], s->ev[e + 1]);
             fprintf(stderr,
-                    "dpaccel cuda timing: pairs %lld (double-only %lld, flagged %d) reads %lld "
-                    "haps %lld warps %lld | host ms: list+pack %.3f sort %.3f desc %.3f submit "
-                    "%.3f wait %.3f scatter %.3f | gpu ms: h2d %.3f (%.2f MB) float %.3f "
+                    "dpaccel cuda timing: pairs %lld (double-only %lld, flagged %d) "
+                    "reads %lld haps %lld warps %lld cfgs %s%s | host ms: list+pack %.3f sort %.3f "
+                    "desc %.3f submit %.3f wait %.3f scatter %.3f | gpu ms: h2d %.3f (%.2f MB) float %.3f "
                     "double %.3f d2h %.3f\n",
-                    (long long)n, (long long)nwide, *count, (long long)nur, (long long)nuh,
-                    (long long)nwarps, (tm[1] - tm[0]) * 1e3, (tm[2] - tm[1]) * 1e3,
+                    (long long)n, (long long)nwide, *count, (long long)nur,
+                    (long long)nuh, (long long)nwarps, cfgs_used, tshift ? " (latency)" : "",
+                    (tm[1] - tm[0]) * 1e3, (tm[2] - tm[1]) * 1e3,
                     (tm[3] - tm[2]) * 1e3, (tm[4] - tm[3]) * 1e3, (tm[5] - tm[4]) * 1e3,
                     (tm[6] - tm[5]) * 1e3, g[0], lo.h2d_end * 1e-6, g[1], g[2], g[3]);
         }
@@ -481,6 +528,10 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
         return dpa_cuda_fail_msg(err, status, "CUDA pairhmm: out of host memory for marks");
     uint8_t *tcfg = dpa_cuda_slot_tcfg(s, n);
     if (!tcfg) return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "CUDA pairhmm: host scratch");
+    /* device bytes per chunk: the first DPA_CUDA_BIG_SLOTS slots take large chunks, the
+     * others (for concurrent small calls) at most DPA_CUDA_SMALL_CHUNK */
+    const size_t budget = s->big || b->chunk_bytes < DPA_CUDA_SMALL_CHUNK ? b->chunk_bytes
+                                                                          : DPA_CUDA_SMALL_CHUNK;
     int64_t pos = 0;
     while (pos < n) {
         const double tc = b->timing ? now_s() : 0;
@@ -493,22 +544,39 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
         }
         const uint32_t stamp = s->stamp;
         int64_t rp = 0, hp = 0, bytes = 0, e = pos;
+        /* per configuration choice (0: fewest instructions, 1: shortest latency): summed
+         * issue cycles and the longest warp-task latency (cycles) */
+        double work[2] = { 0, 0 }, lmax[2] = { 0, 0 };
+        /* larger calls fill the GPU: no estimate (it costs ~10 ns per pair) */
+        const int estimate = b->force_lat < 0 && n - pos <= DPA_LAT_MAX_PAIRS;
         while (e < n) {
             const dpa_phmm_task *t = &tasks[e];
             const int64_t L = batch->read_lengths[t->read], hn = batch->hap_lengths[t->hap];
             const int new_r = (s->rmark[t->read] & 0x7fffffffu) != stamp;
             const int new_h = (s->hmark[t->hap] & 0x7fffffffu) != stamp;
-            const int32_t c = memo_cfg(b, L, hn);
-            const int64_t G = dpa_phmm_cfgs[c].g, GR = G * dpa_phmm_cfgs[c].r;
-            int64_t add = 64 + (new_r ? L * 5 : 0) + (new_h ? hn : 0);
-            if (L > GR) add += (hn + 1) * (32 / G) * 16;
+            const uint32_t c2 = memo_cfg2(b, L, hn);
+            int64_t add = 64 + (new_r ? L * 5 : 0) + (new_h ? hn : 0), sc = 0;
+            for (int v = 0; v < 2; v++) {
+                const int32_t c = (int32_t)(c2 >> (4 * v)) & 15;
+                const int64_t G = dpa_phmm_cfgs[c].g, GR = G * dpa_phmm_cfgs[c].r;
+                if (L > GR && (hn + 1) * (32 / G) * 16 > sc) sc = (hn + 1) * (32 / G) * 16;
+            }
+            add += sc;
             /* (64 per pair: descriptor, result, flag, warp share, host sort scratch) */
-            if (e > pos && bytes + add > (int64_t)b->chunk_bytes) break;
+            if (e > pos && bytes + add > (int64_t)budget) break;
             if (rp + L > 0xfffffff0LL || hp + hn > 0xfffffff0LL || e - pos >= 0x3fffffffLL) {
                 if (e > pos) break;
             }
             bytes += add;
-            tcfg[e] = (uint8_t)c;
+            if (estimate) {
+                for (int v = 0; v < 2; v++) {
+                    const int32_t c = (int32_t)(c2 >> (4 * v)) & 15;
+                    work[v] += cfg_cost(c, L, hn) * (1.0 / 32.0);
+                    const double l = cfg_latency(c, L, hn);
+                    if (l > lmax[v]) lmax[v] = l;
+                }
+            }
+            tcfg[e] = (uint8_t)c2;
             if (new_r) {
                 s->rmark[t->read] = stamp;
                 s->rpos[t->read] = (uint32_t)rp;
@@ -521,10 +589,24 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
             }
             e++;
         }
+        /* estimated kernel time of each choice: the longest warp task, or the issue slots
+         * of all of them spread over the GPU, whichever is larger. Small batches (fewer
+         * warps than the GPU holds, e.g. one HaplotypeCaller region) run faster with the
+         * shortest-latency configuration; large ones with the fewest instructions. The
+         * choice changes no result bit. */
+        double est[2];
+        for (int v = 0; v < 2; v++) {
+            const double spread = work[v] / ((double)d->sms * 4.0 * DPA_ISSUE_EFF);
+            est[v] = lmax[v] > spread ? lmax[v] : spread;
+        }
+        const int tshift = b->force_lat > 0    ? 4
+                           : b->force_lat == 0 ? 0
+                           : (estimate && est[1] < est[0]) ? 4 : 0;
         if (b->timing)
-            fprintf(stderr, "dpaccel cuda timing: chunk scan %.3f ms\n", (now_s() - tc) * 1e3);
-        status = run_chunk(b, d, s, batch, tasks + pos, tcfg + pos, e - pos, rp, hp, precision,
-                           out, double_recomputes, err);
+            fprintf(stderr, "dpaccel cuda timing: chunk scan %.3f ms (est. us: fewest-instr %.1f, "
+                    "latency %.1f)\n", (now_s() - tc) * 1e3, est[0] / 1980.0, est[1] / 1980.0);
+        status = run_chunk(b, d, s, batch, tasks + pos, tcfg + pos, tshift, e - pos, rp, hp,
+                           precision, out, double_recomputes, err);
         if (status != DPA_OK) break;
         pos = e;
     }

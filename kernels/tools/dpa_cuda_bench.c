@@ -5,15 +5,24 @@
  *   dpa_cuda_bench FILE.in [reps]            GATK-style test file ("R H" header, R read lines
  *                                            "bases quals ins del gcp" phred+33, H haps)
  *   dpa_cuda_bench --shape L N PAIRS [reps]  synthetic: PAIRS pairs of read L x hap N
+ *   dpa_cuda_bench --gatk REGIONS [T1 T2 ..] latency: HaplotypeCaller-like regions (150 bp
+ *                                            reads, 250-500 bp haps differing by a few
+ *                                            variants, 10-300 reads x 1-6 haps, seeded),
+ *                                            ONE pairhmm call per region, with T host
+ *                                            threads calling concurrently, each on its own
+ *                                            REGIONS regions (default T: 1 and 8); p50/p90/
+ *                                            p99 per call and aggregate GCUPS
  *
  * Prints the first (cold: allocation, module load) call separately, then the median and
  * minimum of reps timed calls (wall clock around pairhmm(), which includes packing, the
  * H2D copy, kernels, the D2H copy and the scatter), in ms and GCUPS, and the largest
  * difference from the scalar reference on a sample of pairs.
- * Environment: DPACCEL_CUDA_FORCE_CFG (kernel), DPACCEL_CUDA_CHUNK_BYTES, BENCH_CHECK=n.
+ * Environment: DPACCEL_CUDA_FORCE_CFG (kernel), DPACCEL_CUDA_CHUNK_BYTES,
+ * DPACCEL_CUDA_LATENCY=0/1, BENCH_CHECK=n, BENCH_RANDOM_PERMILLE (--gatk: random reads).
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +66,256 @@ static int cmpd(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* ---- --gatk: per-call latency of HaplotypeCaller-sized calls ----------------------- */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+typedef struct region {
+    dpa_pairhmm_batch b;
+    dpa_phmm_task *tasks;
+    int64_t n, cells;
+    buf rb, bq, iq, dq, gq, hb, ro, rl, ho, hl;
+} region;
+
+/* One region: H haplotypes of 250-500 bp (variants of one reference), R reads of 150 bp
+ * copied from a haplotype window with 1% substitutions (pm_random per mille of reads
+ * random: they underflow in float and go to the double pass; default 1,
+ * BENCH_RANDOM_PERMILLE; 1m.in recomputes 0.04% of its pairs), R log-uniform in
+ * [10, 300], H uniform in [1, 6]; all reads x all haps. */
+static void make_region(region *g, uint64_t *rs, int pm_random)
+{
+    memset(g, 0, sizeof *g);
+    const int R = (int)(10.0 * exp(log(30.0) * (double)(rng_next(rs) % 10000) / 10000.0));
+    const int H = 1 + (int)(rng_next(rs) % 6);
+    const int L = 150;
+    /* haplotypes of one region differ by a few variants: a reference of 250-500 bp, then
+     * per haplotype 0-3 SNPs and with probability 1/2 a 1-10 bp insertion or deletion */
+    uint8_t ref[520];
+    const int32_t nref = 250 + (int32_t)(rng_next(rs) % 251);
+    for (int i = 0; i < nref; i++) ref[i] = (uint8_t)"ACGT"[rng_next(rs) % 4];
+    for (int h = 0; h < H; h++) {
+        uint8_t hs[520];
+        int32_t n = nref;
+        memcpy(hs, ref, (size_t)nref);
+        if (h > 0) {
+            const int snps = (int)(rng_next(rs) % 4);
+            for (int v = 0; v < snps; v++)
+                hs[rng_next(rs) % (uint64_t)n] = (uint8_t)"ACGT"[rng_next(rs) % 4];
+            if (rng_next(rs) % 2) {
+                const int len = 1 + (int)(rng_next(rs) % 10);
+                const int at = 20 + (int)(rng_next(rs) % (uint64_t)(n - 40));
+                if (rng_next(rs) % 2 && n - len >= 250) { /* deletion */
+                    memmove(hs + at, hs + at + len, (size_t)(n - at - len));
+                    n -= len;
+                } else if (n + len <= 510) { /* insertion */
+                    memmove(hs + at + len, hs + at, (size_t)(n - at));
+                    for (int i = 0; i < len; i++) hs[at + i] = (uint8_t)"ACGT"[rng_next(rs) % 4];
+                    n += len;
+                }
+            }
+        }
+        int64_t off = (int64_t)g->hb.n;
+        put(&g->ho, &off, 8);
+        put(&g->hl, &n, 4);
+        put(&g->hb, hs, (size_t)n);
+    }
+    for (int r = 0; r < R; r++) {
+        const int h = (int)(rng_next(rs) % (uint64_t)H);
+        const int32_t n = ((int32_t *)g->hl.p)[h];
+        const uint8_t *src = g->hb.p + ((int64_t *)g->ho.p)[h];
+        const int start = (int)(rng_next(rs) % (uint64_t)(n - L + 1));
+        const int rnd = (int)(rng_next(rs) % 1000) < pm_random;
+        int64_t off = (int64_t)g->rb.n;
+        put(&g->ro, &off, 8);
+        put(&g->rl, &L, 4);
+        for (int i = 0; i < L; i++) {
+            uint8_t c = src[start + i];
+            if (rnd || rng_next(rs) % 100 == 0) c = (uint8_t)"ACGT"[rng_next(rs) % 4];
+            uint8_t q = (uint8_t)(10 + rng_next(rs) % 31), o = 45, e = 10;
+            put(&g->rb, &c, 1);
+            put(&g->bq, &q, 1);
+            put(&g->iq, &o, 1);
+            put(&g->dq, &o, 1);
+            put(&g->gq, &e, 1);
+        }
+    }
+    g->b.num_reads = R;
+    g->b.read_bases = g->rb.p;
+    g->b.base_quals = g->bq.p;
+    g->b.ins_quals = g->iq.p;
+    g->b.del_quals = g->dq.p;
+    g->b.gcp_quals = g->gq.p;
+    g->b.read_offsets = (int64_t *)g->ro.p;
+    g->b.read_lengths = (int32_t *)g->rl.p;
+    g->b.num_haps = H;
+    g->b.hap_bases = g->hb.p;
+    g->b.hap_offsets = (int64_t *)g->ho.p;
+    g->b.hap_lengths = (int32_t *)g->hl.p;
+    g->n = (int64_t)R * H;
+    g->tasks = malloc(sizeof *g->tasks * (size_t)g->n);
+    for (int r = 0; r < R; r++)
+        for (int h = 0; h < H; h++) {
+            dpa_phmm_task t = { r, h, (int64_t)r * H + h };
+            g->tasks[t.out] = t;
+            g->cells += (int64_t)L * ((int32_t *)g->hl.p)[h];
+        }
+}
+
+static void free_region(region *g)
+{
+    free(g->tasks);
+    buf *bs[] = { &g->rb, &g->bq, &g->iq, &g->dq, &g->gq, &g->hb, &g->ro, &g->rl, &g->ho, &g->hl };
+    for (size_t i = 0; i < sizeof bs / sizeof bs[0]; i++) free(bs[i]->p);
+}
+
+typedef struct gatk_thread {
+    const dpa_cuda_ops *ops;
+    dpa_cuda_backend *be;
+    region *regs;
+    int nreg;
+    double *lat; /* per call, seconds */
+    double t_end;
+    int64_t rec;
+    int failed;
+    pthread_barrier_t *bar;
+} gatk_thread;
+
+static void *gatk_worker(void *arg)
+{
+    gatk_thread *w = arg;
+    char err[512] = "";
+    int64_t maxn = 0;
+    for (int i = 0; i < w->nreg; i++)
+        if (w->regs[i].n > maxn) maxn = w->regs[i].n;
+    double *out = malloc(sizeof(double) * (size_t)maxn);
+    /* warm-up (slot buffers grown, module loaded), untimed */
+    for (int i = 0; i < w->nreg && i < 10; i++) {
+        int64_t rec = 0;
+        if (w->ops->pairhmm(w->be, 0, &w->regs[i].b, w->regs[i].tasks, w->regs[i].n,
+                            DPA_PRECISION_FLOAT_THEN_DOUBLE, out, &rec, err, sizeof err) != DPA_OK)
+            w->failed = 1;
+    }
+    pthread_barrier_wait(w->bar);
+    for (int i = 0; i < w->nreg && !w->failed; i++) {
+        const double t0 = now();
+        if (w->ops->pairhmm(w->be, 0, &w->regs[i].b, w->regs[i].tasks, w->regs[i].n,
+                            DPA_PRECISION_FLOAT_THEN_DOUBLE, out, &w->rec, err,
+                            sizeof err) != DPA_OK) {
+            fprintf(stderr, "pairhmm: %s\n", err);
+            w->failed = 1;
+        }
+        w->lat[i] = now() - t0;
+    }
+    w->t_end = now();
+    free(out);
+    return NULL;
+}
+
+static int gatk_mode(int nreg, const int *nthreads, int nrun)
+{
+    const dpa_cuda_ops *ops = dpa_cuda_get_ops();
+    dpa_cuda_backend *be = NULL;
+    char err[512] = "";
+    if (ops->open(0, &be, err, sizeof err) != DPA_OK) {
+        fprintf(stderr, "open: %s\n", err);
+        return 3;
+    }
+    dpa_device_info info;
+    ops->device_info(be, 0, &info);
+    const char *pr = getenv("BENCH_RANDOM_PERMILLE");
+    const int pm_random = pr ? atoi(pr) : 1;
+    int rc = 0;
+    for (int ri = 0; ri < nrun && rc == 0; ri++) {
+        const int T = nthreads[ri];
+        gatk_thread *w = calloc((size_t)T, sizeof *w);
+        pthread_t *th = calloc((size_t)T, sizeof *th);
+        pthread_barrier_t bar;
+        pthread_barrier_init(&bar, NULL, (unsigned)T + 1);
+        int64_t cells = 0, pairs = 0;
+        for (int t = 0; t < T; t++) {
+            uint64_t rs = 1000003ULL * (uint64_t)(t + 1); /* thread t: its own regions */
+            w[t].ops = ops;
+            w[t].be = be;
+            w[t].nreg = nreg;
+            w[t].bar = &bar;
+            w[t].regs = calloc((size_t)nreg, sizeof(region));
+            w[t].lat = calloc((size_t)nreg, sizeof(double));
+            for (int i = 0; i < nreg; i++) {
+                make_region(&w[t].regs[i], &rs, pm_random);
+                cells += w[t].regs[i].cells;
+                pairs += w[t].regs[i].n;
+            }
+        }
+        for (int t = 0; t < T; t++) pthread_create(&th[t], NULL, gatk_worker, &w[t]);
+        pthread_barrier_wait(&bar);
+        const double t0 = now();
+        double t1 = t0;
+        int64_t rec = 0;
+        for (int t = 0; t < T; t++) {
+            pthread_join(th[t], NULL);
+            if (w[t].t_end > t1) t1 = w[t].t_end;
+            rec += w[t].rec;
+            if (w[t].failed) rc = 4;
+        }
+        const int64_t ncalls = (int64_t)T * nreg;
+        double *all = malloc(sizeof(double) * (size_t)ncalls), sum = 0;
+        for (int t = 0; t < T; t++)
+            for (int i = 0; i < nreg; i++) {
+                all[(int64_t)t * nreg + i] = w[t].lat[i];
+                sum += w[t].lat[i];
+            }
+        qsort(all, (size_t)ncalls, sizeof(double), cmpd);
+        /* accuracy: thread 0's first regions, every 5th pair, against the reference */
+        double maxdiff = 0;
+        int64_t checked = 0;
+        for (int i = 0; i < nreg && i < 4 && rc == 0; i++) {
+            region *g = &w[0].regs[i];
+            double *o = malloc(sizeof(double) * (size_t)g->n);
+            int64_t r2 = 0;
+            if (ops->pairhmm(be, 0, &g->b, g->tasks, g->n, DPA_PRECISION_FLOAT_THEN_DOUBLE, o,
+                             &r2, err, sizeof err) != DPA_OK)
+                rc = 4;
+            for (int64_t k = 0; k < g->n && rc == 0; k += 5) {
+                dpa_phmm_pair p = dpa_phmm_pair_of(&g->b, &g->tasks[k]);
+                double d = fabs(dpa_phmm_log10_scalar(&p, DPA_PRECISION_DOUBLE, NULL) -
+                                o[g->tasks[k].out]);
+                if (d > maxdiff || isnan(d)) maxdiff = isnan(d) ? INFINITY : d;
+                checked++;
+            }
+            free(o);
+        }
+        if (maxdiff > 1e-4) rc = 5;
+        printf("gatk regions on %s: threads %d, %d calls each | mean %.0f pairs, %.2f M cells "
+               "per call | per call ms: p50 %.3f p90 %.3f p99 %.3f mean %.3f max %.3f | "
+               "aggregate %.1f GCUPS, %.0f calls/s | double recomputes %lld (%.2f%%) | max "
+               "|diff| %.2e on %lld pairs\n",
+               info.name, T, nreg, (double)pairs / (double)ncalls,
+               (double)cells / (double)ncalls * 1e-6, all[ncalls / 2] * 1e3,
+               all[ncalls * 9 / 10] * 1e3, all[ncalls * 99 / 100] * 1e3, sum / ncalls * 1e3,
+               all[ncalls - 1] * 1e3, (double)cells / (t1 - t0) * 1e-9,
+               (double)ncalls / (t1 - t0), (long long)rec, 100.0 * (double)rec / (double)pairs,
+               maxdiff, (long long)checked);
+        fflush(stdout);
+        for (int t = 0; t < T; t++) {
+            for (int i = 0; i < nreg; i++) free_region(&w[t].regs[i]);
+            free(w[t].regs);
+            free(w[t].lat);
+        }
+        free(all);
+        free(w);
+        free(th);
+        pthread_barrier_destroy(&bar);
+    }
+    ops->close(be);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     buf rb = { 0 }, bq = { 0 }, iq = { 0 }, dq = { 0 }, gq = { 0 }, hb = { 0 };
@@ -65,6 +324,14 @@ int main(int argc, char **argv)
     int64_t cells = 0, ntasks = 0;
     int reps = 20;
     const char *label;
+    if (argc >= 3 && !strcmp(argv[1], "--gatk")) {
+        int nt[16] = { 1, 8 }, nrun = 2;
+        if (argc >= 4) {
+            nrun = 0;
+            for (int i = 3; i < argc && nrun < 16; i++) nt[nrun++] = atoi(argv[i]);
+        }
+        return gatk_mode(atoi(argv[2]), nt, nrun);
+    }
     if (argc >= 5 && !strcmp(argv[1], "--shape")) {
         int L = atoi(argv[2]), N = atoi(argv[3]), P = atoi(argv[4]);
         if (argc >= 6) reps = atoi(argv[5]);
@@ -160,7 +427,8 @@ int main(int argc, char **argv)
         fclose(f);
         label = argv[1];
     } else {
-        fprintf(stderr, "usage: %s FILE.in [reps] | --shape L N PAIRS [reps]\n", argv[0]);
+        fprintf(stderr, "usage: %s FILE.in [reps] | --shape L N PAIRS [reps] | --gatk REGIONS "
+                "[THREADS ...]\n", argv[0]);
         return 2;
     }
 
