@@ -236,8 +236,15 @@ static void run_queue(run *R, const int32_t *devices, int32_t ndev, int use_cpu)
     if (use_cpu) dpa_pool_run(R->ctx->pool, R->ctx->cfg.threads, cpu_worker, R);
     for (int32_t d = 0; d < ndev; d++)
         if (started[d]) pthread_join(f[d].thread, NULL);
-    /* leftovers: no GPU, a thread that failed to start, or every device retired */
-    dpa_pool_run(R->ctx->pool, R->ctx->cfg.threads, cpu_worker, R);
+    /* leftovers: no GPU, a thread that failed to start, or every device retired. Checked
+     * first so that a GPU call does not wake every pool worker for nothing. */
+    pthread_mutex_lock(&R->lock);
+    const int64_t left = R->tail - R->head;
+    pthread_mutex_unlock(&R->lock);
+    if (left > 0) {
+        const int64_t workers = left < R->ctx->cfg.threads ? left : R->ctx->cfg.threads;
+        dpa_pool_run(R->ctx->pool, workers, cpu_worker, R);
+    }
 }
 
 /* ---- entry point ------------------------------------------------------------------- */
