@@ -29,7 +29,7 @@ import org.dpaccel.bench.report.Report;
  */
 public final class PairHmmBench {
     static final Set<String> FLAGS = Set.of("no-sweeps", "verbose");
-    static final Set<String> KNOWN = Set.of("dataset", "regions", "seed", "threads", "backends", "device", "batch",
+    static final Set<String> KNOWN = Set.of("callers", "dataset", "regions", "seed", "threads", "backends", "device", "batch",
         "reps", "warmup", "out", "baseline", "mode", "progress", "check-cells", "sweep-seconds");
     /** read = haplotype lengths of the length sweep (the paper's grid, then GATK-like and long). */
     static final int[] SWEEP_LENGTHS = {24, 48, 72, 96, 120, 144, 200, 300, 500};
@@ -53,6 +53,8 @@ public final class PairHmmBench {
           --threads N[,N...]      CPU threads for dpaccel and gkl-omp (default: all cores); gkl is always 1
           --device N              run on GPU N only (sets CUDA_VISIBLE_DEVICES and restarts the JVM)
           --batch N               regions per call (default 1 = one GATK region per call, like HaplotypeCaller)
+          --callers N             Java threads issuing calls at once on one context (dpaccel backends;
+                                  default 1; GKL always 1: its bindings are not thread-safe)
           --mode api|gatk         api: PairHmmBatch API; gatk: org.dpaccel.gatk.DpaPairHmm, one region per call
           --reps N, --warmup N    timed and untimed passes over the data set (default 3 and 1); medians reported
           --baseline NAME         speed-up reference (default gkl when it runs, else scalar)
@@ -121,6 +123,7 @@ public final class PairHmmBench {
         int batch = o.getInt("batch", 1, 1);
         int reps = o.getInt("reps", 3, 1);
         int warmup = o.getInt("warmup", 1, 0);
+        callers = o.getInt("callers", 1, 1);
         String mode = o.get("mode", "api");
         if (!mode.equals("api") && !mode.equals("gatk")) {
             throw new IllegalArgumentException("--mode '" + mode + "': expected api or gatk");
@@ -244,6 +247,8 @@ public final class PairHmmBench {
     }
 
     private java.util.function.IntFunction<double[]> lastResults;
+    /** Java threads issuing calls at once (dpaccel engines; GKL's bindings are not thread-safe). */
+    private int callers = 1;
 
     private void measure(Engine e, Result r, List<Region> regions, int batch, int warmup, int reps) {
         Plan p = e.plan(regions, batch);
@@ -263,20 +268,58 @@ public final class PairHmmBench {
                 progress.step(1);
             }
         }
+        final int nc = e.isDpaccel() ? Math.min(callers, calls) : 1;
+        r.callers = nc;
         for (int rep = 0; rep < reps; rep++) {
             progress.label(e.name() + " x" + e.threads() + " rep " + (rep + 1) + "/" + reps);
+            final int base = rep * calls;
             long start = System.nanoTime();
-            for (int c = 0; c < calls; c++) {
-                long s = System.nanoTime();
-                p.run(c);
-                r.latencyMs[rep * calls + c] = (System.nanoTime() - s) / 1e6;
-                progress.step(1);
+            if (nc == 1) {
+                for (int c = 0; c < calls; c++) {
+                    long s = System.nanoTime();
+                    p.run(c);
+                    r.latencyMs[base + c] = (System.nanoTime() - s) / 1e6;
+                    progress.step(1);
+                }
+            } else {
+                // calls c, c + nc, c + 2 nc, ... on caller thread c: like nc HaplotypeCaller
+                // threads (or JVMs' worth of regions) sharing one dpaccel context
+                Thread[] ts = new Thread[nc];
+                java.util.concurrent.atomic.AtomicReference<Throwable> err = new java.util.concurrent.atomic.AtomicReference<>();
+                for (int t = 0; t < nc; t++) {
+                    final int first = t;
+                    ts[t] = new Thread(() -> {
+                        try {
+                            for (int c = first; c < calls; c += nc) {
+                                long s = System.nanoTime();
+                                p.run(c);
+                                r.latencyMs[base + c] = (System.nanoTime() - s) / 1e6;
+                            }
+                        } catch (Throwable x) {
+                            err.compareAndSet(null, x);
+                        }
+                    });
+                    ts[t].start();
+                }
+                for (Thread t : ts) {
+                    try {
+                        t.join();
+                    } catch (InterruptedException x) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException(x);
+                    }
+                }
+                if (err.get() != null) {
+                    throw new IllegalStateException(e.name() + ": a caller thread failed", err.get());
+                }
+                progress.step(calls);
             }
             r.repSeconds[rep] = (System.nanoTime() - start) / 1e9;
         }
         progress.finish();
         lastResults = p::result;
-        out.printf(Locale.ROOT, "ran  %-8s x%-3d %8.3f GCUPS   %s%n", e.name(), e.threads(), r.gcups(), e.detail());
+        out.printf(Locale.ROOT, "ran  %-8s x%-3d %8.3f GCUPS   %s%s%n", e.name(), e.threads(), r.gcups(),
+            nc > 1 ? "[" + nc + " Java caller threads] " : "", e.detail());
     }
 
     /** GCUPS vs read = haplotype length (16 reads x 4 haplotypes per region) and vs regions per call. */

@@ -16,6 +16,8 @@ public final class Result {
     public double[] latencyMs = new double[0];
     public long cells, pairs;
     public int calls;
+    /** Java threads that issued the calls at once. */
+    public int callers = 1;
     public Correctness.Check check;
     /** GCUPS by read = haplotype length, and by regions per call. */
     public final TreeMap<Integer, Double> byLength = new TreeMap<>(), byBatch = new TreeMap<>();
