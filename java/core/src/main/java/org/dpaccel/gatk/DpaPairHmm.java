@@ -102,7 +102,15 @@ public class DpaPairHmm implements PairHMMNativeBinding {
             throw new IllegalArgumentException("likelihoodArray has length " + likelihoodArray.length + " but "
                 + readDataArray.length + " reads x " + haplotypeDataArray.length + " haplotypes need " + expected);
         }
-        PairHmmBatch.Builder b = PairHmmBatch.builder();
+        long readBases = 0, hapBases = 0;
+        for (ReadDataHolder rd : readDataArray) {
+            readBases += rd != null && rd.readBases != null ? rd.readBases.length : 0;
+        }
+        for (HaplotypeDataHolder hd : haplotypeDataArray) {
+            hapBases += hd != null && hd.haplotypeBases != null ? hd.haplotypeBases.length : 0;
+        }
+        PairHmmBatch.Builder b = PairHmmBatch.builder(readBases, hapBases, readDataArray.length,
+            haplotypeDataArray.length);
         for (int r = 0; r < readDataArray.length; r++) {
             ReadDataHolder rd = readDataArray[r];
             if (rd == null) {

@@ -33,8 +33,8 @@ public final class PairHmmBatch {
         delQuals = b.dq.toArray();
         gcpQuals = b.gq.toArray();
         hapBases = b.hb.toArray();
-        readLengths = Arrays.copyOf(b.readLengths, b.numReads);
-        hapLengths = Arrays.copyOf(b.hapLengths, b.numHaps);
+        readLengths = exact(b.readLengths, b.numReads);
+        hapLengths = exact(b.hapLengths, b.numHaps);
         groupReads = Arrays.copyOf(b.groupReads, b.numGroups);
         groupHaps = Arrays.copyOf(b.groupHaps, b.numGroups);
         resultCount = (int) b.results;
@@ -43,6 +43,26 @@ public final class PairHmmBatch {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * A builder sized for the given totals (read bases, haplotype bases, reads, haplotypes), so
+     * a caller that knows them (the GATK binding) packs each byte once and build() copies
+     * nothing. The hints are capacities, not limits.
+     */
+    public static Builder builder(long readBases, long hapBases, int reads, int haplotypes) {
+        Builder b = new Builder();
+        int rb = (int) Math.max(16, Math.min(MAX_ARRAY, readBases));
+        int hb = (int) Math.max(16, Math.min(MAX_ARRAY, hapBases));
+        b.rb.ensure(rb);
+        b.bq.ensure(rb);
+        b.iq.ensure(rb);
+        b.dq.ensure(rb);
+        b.gq.ensure(rb);
+        b.hb.ensure(hb);
+        b.readLengths = new int[Math.max(1, reads)];
+        b.hapLengths = new int[Math.max(1, haplotypes)];
+        return b;
     }
 
     public int readCount() {
@@ -212,10 +232,20 @@ public final class PairHmmBatch {
         }
     }
 
+    private static int[] exact(int[] a, int n) {
+        return a.length == n ? a : Arrays.copyOf(a, n);
+    }
+
     /** A growable byte array. */
     static final class Bytes {
         private byte[] a = new byte[256];
         private int n;
+
+        void ensure(int capacity) {
+            if (capacity > a.length) {
+                a = Arrays.copyOf(a, capacity);
+            }
+        }
 
         void add(byte[] b) {
             if (n + b.length > a.length) {
@@ -229,8 +259,9 @@ public final class PairHmmBatch {
             return n;
         }
 
+        /** The packed bytes; the backing array itself when it is exactly full (no copy). */
         byte[] toArray() {
-            return Arrays.copyOf(a, n);
+            return n == a.length ? a : Arrays.copyOf(a, n);
         }
     }
 }
