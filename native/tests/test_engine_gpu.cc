@@ -144,26 +144,52 @@ TEST_F(EngineGpu, InjectedFaultsFallBackToIdenticalCpuResults)
     ASSERT_NE(ctx, nullptr) << dpa_last_error();
     dpa_pairhmm_stats st;
     std::vector<double> cpu = run(ctx, b, DPA_BACKEND_CPU, &st);
+    std::vector<double> gpu = run(ctx, b, DPA_BACKEND_GPU, &st);
+    // Every result is bitwise the CPU's (recomputed after the fault) or the GPU's (a device
+    // that did not fail: with several GPUs the batch may land elsewhere).
+    auto cpu_or_gpu = [&](const std::vector<double> &got, const char *what) {
+        size_t from_cpu = 0;
+        for (size_t i = 0; i < cpu.size(); i++) {
+            bool c = std::memcmp(&cpu[i], &got[i], sizeof(double)) == 0;
+            bool g = std::memcmp(&gpu[i], &got[i], sizeof(double)) == 0;
+            ASSERT_TRUE(c || g) << what << ": result " << i << " is neither the CPU's nor the GPU's";
+            from_cpu += c;
+        }
+        EXPECT_GT(from_cpu, 0u) << what << ": nothing was recomputed on the CPU";
+    };
+    int32_t devices = 0;
+    dpa_context_device_count(ctx, &devices);
 
-    // out of memory: recomputed on the CPU, device stays in service
-    ASSERT_EQ(ctx->cuda.ops->inject_fault(ctx->cuda.backend, 0, DPA_CUDA_FAULT_OOM), DPA_OK);
+    // out of memory: recomputed on the CPU, device stays in service. Devices are used
+    // round-robin for small batches, so arm every device.
+    for (int32_t d = 0; d < devices; d++)
+        ASSERT_EQ(ctx->cuda.ops->inject_fault(ctx->cuda.backend, d, DPA_CUDA_FAULT_OOM), DPA_OK);
     std::vector<double> oom = run(ctx, b, DPA_BACKEND_GPU, &st);
-    for (size_t i = 0; i < cpu.size(); i++)
-        ASSERT_EQ(std::memcmp(&cpu[i], &oom[i], sizeof(double)), 0) << "fallback differs at " << i;
+    if (devices == 1) {
+        for (size_t i = 0; i < cpu.size(); i++)
+            ASSERT_EQ(std::memcmp(&cpu[i], &oom[i], sizeof(double)), 0) << "fallback differs at " << i;
+    } else {
+        cpu_or_gpu(oom, "OOM");
+    }
+    for (int32_t d = 0; d < devices; d++)  // disarm whatever this call did not trigger
+        ASSERT_EQ(ctx->cuda.ops->inject_fault(ctx->cuda.backend, d, DPA_CUDA_FAULT_NONE), DPA_OK);
     dpa_device_info info;
     ASSERT_EQ(dpa_context_device_info(ctx, 0, &info), DPA_OK);
     EXPECT_EQ(info.usable, 1);
 
-    // sticky: device 0 retired, results still identical, one warning per context
-    ASSERT_EQ(ctx->cuda.ops->inject_fault(ctx->cuda.backend, 0, DPA_CUDA_FAULT_STICKY), DPA_OK);
+    // sticky: the device retired, results still exact, one warning per context
+    for (int32_t d = 0; d < devices; d++)
+        ASSERT_EQ(ctx->cuda.ops->inject_fault(ctx->cuda.backend, d, DPA_CUDA_FAULT_STICKY), DPA_OK);
     std::vector<double> sticky = run(ctx, b, DPA_BACKEND_GPU, &st);
-    for (size_t i = 0; i < cpu.size(); i++)
-        ASSERT_EQ(std::memcmp(&cpu[i], &sticky[i], sizeof(double)), 0) << i;
-    ASSERT_EQ(dpa_context_device_info(ctx, 0, &info), DPA_OK);
-    EXPECT_EQ(info.usable, 0);
+    if (devices == 1) {
+        for (size_t i = 0; i < cpu.size(); i++)
+            ASSERT_EQ(std::memcmp(&cpu[i], &sticky[i], sizeof(double)), 0) << i;
+        ASSERT_EQ(dpa_context_device_info(ctx, 0, &info), DPA_OK);
+        EXPECT_EQ(info.usable, 0);
+    } else {
+        cpu_or_gpu(sticky, "sticky");
+    }
     EXPECT_EQ(sink.warnings.size(), 1u);
-    int32_t devices = 0;
-    dpa_context_device_count(ctx, &devices);
     if (devices == 1) {
         dpa_pairhmm_batch v = b.view();
         std::vector<double> out((size_t)b.results());

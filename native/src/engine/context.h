@@ -30,6 +30,7 @@ struct dpa_context {
     dpa_threadpool *pool;
     dpa_cuda cuda;
     int warned_gpu_fallback; /* set once (atomically) when the GPU->CPU fallback warning is logged */
+    unsigned next_gpu;       /* round-robin device for batches too small to split (atomic) */
 };
 
 /* Resolves options + environment + defaults into cfg. */
