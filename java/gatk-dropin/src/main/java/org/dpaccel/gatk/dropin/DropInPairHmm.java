@@ -68,11 +68,16 @@ public final class DropInPairHmm implements PairHMMNativeBinding {
 
     /** True when {@code -Ddpaccel.gatk.disable} (wins when set) or {@code DPACCEL_GATK_DISABLE} says so. */
     public static boolean disabled() {
-        String p = System.getProperty(DISABLE_PROPERTY);
+        return switchOn(DISABLE_PROPERTY, DISABLE_ENV);
+    }
+
+    /** A boolean switch: the system property when set (true/1/yes/on), else the environment variable. */
+    static boolean switchOn(String property, String env) {
+        String p = System.getProperty(property);
         if (p != null && !p.isBlank()) {
             return truthy(p);
         }
-        String e = System.getenv(DISABLE_ENV);
+        String e = System.getenv(env);
         return e != null && truthy(e);
     }
 

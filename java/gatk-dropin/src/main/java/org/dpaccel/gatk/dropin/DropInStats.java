@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.broadinstitute.gatk.nativebindings.pairhmm.HaplotypeDataHolder;
 import org.broadinstitute.gatk.nativebindings.pairhmm.ReadDataHolder;
 import org.dpaccel.gatk.DpaPairHmm;
+import org.dpaccel.gatk.DpaSmithWaterman;
 
 /**
  * JVM-wide counters of the drop-in: how many computeLikelihoods batches, read x haplotype pairs
@@ -23,7 +24,11 @@ import org.dpaccel.gatk.DpaPairHmm;
  * summary line at {@code done()} and the optional stats file ({@code -Ddpaccel.gatk.stats=FILE},
  * java.util.Properties format, rewritten at every {@code done()} and at JVM exit) are how a run
  * proves it used dpaccel: {@code engine=dpaccel} and {@code dpaccel.calls} (from
- * {@link DpaPairHmm#callCount()}) above zero.
+ * {@link DpaPairHmm#callCount()}) above zero. Smith-Waterman ({@code IntelSmithWaterman}) has its
+ * own counters: {@code sw.engine}, {@code sw.calls} (align calls through the drop-in, whoever
+ * served them), {@code dpaccel.sw.calls} (from {@link DpaSmithWaterman#callCount()}), {@code sw.cells}
+ * (ref length x alt length) and {@code sw.seconds}. GATK's {@code SWNativeAlignerWrapper} answers
+ * exact substrings itself, so those never reach the drop-in.
  */
 public final class DropInStats {
     private static final Logger LOG = System.getLogger("org.dpaccel.gatk");
@@ -35,6 +40,10 @@ public final class DropInStats {
     private static volatile String engine = "none";
     private static volatile String gklClass = "";
     private static volatile int threads;
+    private static final AtomicLong SW_CALLS = new AtomicLong();
+    private static final AtomicLong SW_CELLS = new AtomicLong();
+    private static final AtomicLong SW_NANOS = new AtomicLong();
+    private static volatile String swEngine = "none";
 
     private DropInStats() {
     }
@@ -42,6 +51,39 @@ public final class DropInStats {
     static void engine(String e, String cls) {
         engine = e;
         gklClass = cls;
+    }
+
+    static void swEngine(String e) {
+        swEngine = e;
+    }
+
+    static void recordSw(int refLength, int altLength, long nanos) {
+        SW_CALLS.incrementAndGet();
+        SW_CELLS.addAndGet((long) refLength * altLength);
+        SW_NANOS.addAndGet(nanos);
+    }
+
+    public static long swCalls() {
+        return SW_CALLS.get();
+    }
+
+    public static String swEngine() {
+        return swEngine;
+    }
+
+    /** One line for Smith-Waterman: engine, counts, time. */
+    public static String swSummary() {
+        double s = SW_NANOS.get() * 1e-9;
+        return String.format(Locale.ROOT,
+            "dpaccel GATK drop-in Smith-Waterman summary: engine %s (com.intel.gkl.smithwaterman.IntelSmithWaterman),"
+                + " %d align calls, DpaSmithWaterman.callCount() %d, %.4g cells, %.3f s inside align, %.3f GCUPS",
+            swEngine, SW_CALLS.get(), DpaSmithWaterman.callCount(), (double) SW_CELLS.get(), s,
+            s > 0 ? SW_CELLS.get() / s * 1e-9 : 0.0);
+    }
+
+    static void reportSw() {
+        LOG.log(Level.INFO, swSummary());
+        writeStatsFile();
     }
 
     static void threads(int n) {
@@ -123,6 +165,11 @@ public final class DropInStats {
                 w.write("pairs=" + PAIRS.get() + "\n");
                 w.write("cells=" + CELLS.get() + "\n");
                 w.write("seconds=" + String.format(Locale.ROOT, "%.6f", NANOS.get() * 1e-9) + "\n");
+                w.write("sw.engine=" + swEngine + "\n");
+                w.write("sw.calls=" + SW_CALLS.get() + "\n");
+                w.write("dpaccel.sw.calls=" + DpaSmithWaterman.callCount() + "\n");
+                w.write("sw.cells=" + SW_CELLS.get() + "\n");
+                w.write("sw.seconds=" + String.format(Locale.ROOT, "%.6f", SW_NANOS.get() * 1e-9) + "\n");
             }
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException | RuntimeException e) {

@@ -8,14 +8,17 @@ import java.util.Enumeration;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.broadinstitute.gatk.nativebindings.pairhmm.PairHMMNativeBinding;
+import org.broadinstitute.gatk.nativebindings.smithwaterman.SWAlignerNativeBinding;
 
 /**
- * The real Intel GKL classes that the drop-in shadows. Our {@code com.intel.gkl.pairhmm.*} come
+ * The real Intel GKL classes that the drop-in shadows. Our {@code com.intel.gkl.pairhmm.*} and
+ * {@code com.intel.gkl.smithwaterman.IntelSmithWaterman} come
  * first on the class path, so the application class loader can never load GKL's classes of the
  * same name; this private loader defines every {@code com.intel.gkl.*} class from the first
  * class-path entry after ours that has GKL (GATK's jar), and delegates everything else
  * (gatk-native-bindings, commons-logging, ...) to the application class loader, so the GKL
- * instance it makes is a {@link PairHMMNativeBinding} GATK can use. GKL extracts its native
+ * instance it makes is a {@link PairHMMNativeBinding} or {@link SWAlignerNativeBinding} GATK can
+ * use (one loader per GKL jar, shared by both). GKL extracts its native
  * libraries to fresh temp files, so its JNI symbols bind to these classes.
  */
 final class ShadowedGkl {
@@ -26,12 +29,21 @@ final class ShadowedGkl {
 
     /** A new instance of the real GKL class {@code className}, or null if no GKL is behind us. */
     static PairHMMNativeBinding newPairHmm(String className) throws ReflectiveOperationException {
+        return newInstance(className, PairHMMNativeBinding.class);
+    }
+
+    /** A new instance of the real GKL Smith-Waterman class {@code className}, or null if no GKL is behind us. */
+    static SWAlignerNativeBinding newSmithWaterman(String className) throws ReflectiveOperationException {
+        return newInstance(className, SWAlignerNativeBinding.class);
+    }
+
+    private static <T> T newInstance(String className, Class<T> type) throws ReflectiveOperationException {
         Loader l = loader(className);
         if (l == null) {
             return null;
         }
         Class<?> c = Class.forName(className, true, l);
-        return (PairHMMNativeBinding) c.getConstructor().newInstance();
+        return type.cast(c.getConstructor().newInstance());
     }
 
     /** Where the real class comes from, for log lines. */
