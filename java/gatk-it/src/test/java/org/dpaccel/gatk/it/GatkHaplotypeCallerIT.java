@@ -43,6 +43,13 @@ import org.junit.jupiter.api.TestMethodOrder;
  * <li>{@code java}: GATK alone, {@code LOGLESS_CACHING} (pure Java): compared, reported;</li>
  * <li>{@code disabled}: drop-in first with {@code -Ddpaccel.gatk.disable=true}: no dpaccel call,
  * records identical to the GKL run.</li>
+ * <li>{@code gkl-javasw}: GATK alone, GKL PairHMM ({@code AVX_LOGLESS_CACHING}) with GATK's Java
+ * Smith-Waterman ({@code --smith-waterman JAVA}): the drop-in's Smith-Waterman
+ * ({@code com.intel.gkl.smithwaterman.IntelSmithWaterman} on dpaccel, reached through GATK's default
+ * {@code --smith-waterman FASTEST_AVAILABLE}) returns the Java aligner's CIGARs, so the
+ * {@code dpaccel} run's records must equal this run's byte for byte;</li>
+ * <li>{@code dpaccel-swoff}: drop-in first with {@code DPACCEL_GATK_SW_DISABLE=1}: PairHMM on dpaccel,
+ * Smith-Waterman handed to the real GKL.</li>
  * </ul>
  * Every call set is checked against the simulator's truth. Outputs, logs and a report are under
  * target/gatk-it/.
@@ -78,8 +85,8 @@ class GatkHaplotypeCallerIT {
     static final Map<String, Run> RUNS = new HashMap<>();
     static final StringBuilder REPORT = new StringBuilder();
 
-    record Run(String name, Path vcf, Path stderr, double wallSeconds, double pairHmmSeconds, double elapsedMinutes,
-        Map<String, VcfRecords.Rec> records) {
+    record Run(String name, Path vcf, Path stderr, double wallSeconds, double pairHmmSeconds, double swSeconds,
+        double elapsedMinutes, Map<String, VcfRecords.Rec> records) {
     }
 
     @BeforeAll
@@ -187,16 +194,92 @@ class GatkHaplotypeCallerIT {
         Properties st = stats(off);
         assertEquals("gkl", st.getProperty("engine"));
         assertEquals("0", st.getProperty("dpaccel.calls"));
+        assertTrue(log.contains("delegating to the real Intel GKL com.intel.gkl.smithwaterman.IntelSmithWaterman"),
+            off.stderr.toString());
+        assertFalse(log.contains("Using dpaccel Smith-Waterman"), off.stderr.toString());
+        assertEquals("gkl", st.getProperty("sw.engine"));
+        assertEquals("0", st.getProperty("dpaccel.sw.calls"));
         VcfRecords.Diff d = VcfRecords.compare(gkl.records, off.records);
         log("GKL vs drop-in disabled (-Ddpaccel.gatk.disable=true): " + d);
         assertEquals(gkl.records.size(), d.identicalLines, "disabled drop-in must reproduce GKL exactly: " + d);
     }
 
+    /**
+     * HaplotypeCaller reaches {@code IntelSmithWaterman} through its default
+     * {@code --smith-waterman FASTEST_AVAILABLE} ({@code SmithWatermanIntelAligner}); with the drop-in
+     * that is dpaccel, which returns GATK's Java aligner's CIGARs. HaplotypeCaller aligns with
+     * SOFTCLIP (read to haplotype, haplotype paths), INDEL (haplotype to reference) and
+     * LEADING_INDEL (dangling ends), never IGNORE, the one strategy where GKL differs from GATK's
+     * Java aligner below 1024 bases; so all three runs are expected to agree.
+     */
     @Test
     @Order(5)
+    void smithWatermanRunsOnDpaccelAndEqualsGatkJavaAligner() throws Exception {
+        Run gkl = run("gkl", false, "AVX_LOGLESS_CACHING", List.of());
+        Run dpa = run("dpaccel", true, "AVX_LOGLESS_CACHING", List.of());
+        String log = Files.readString(dpa.stderr);
+        assertTrue(log.contains("dpaccel GATK drop-in: com.intel.gkl.smithwaterman.IntelSmithWaterman"),
+            "no drop-in Smith-Waterman line in " + dpa.stderr);
+        Matcher isa = Pattern.compile("Using dpaccel Smith-Waterman: .*?isa=(\\w+)").matcher(log);
+        assertTrue(isa.find(), "no 'Using dpaccel Smith-Waterman: ... isa=' line in " + dpa.stderr);
+        assertTrue(log.contains("Using AVX accelerated SmithWaterman implementation"),
+            "GATK did not take its native Smith-Waterman path: " + dpa.stderr);
+        assertFalse(log.contains("libgkl_smithwaterman"), "GKL's Smith-Waterman library was loaded: " + dpa.stderr);
+        assertTrue(log.contains("dpaccel GATK drop-in Smith-Waterman summary: engine dpaccel"), dpa.stderr.toString());
+        Properties st = stats(dpa);
+        assertEquals("dpaccel", st.getProperty("sw.engine"), dpa.name + " stats");
+        long swCalls = Long.parseLong(st.getProperty("dpaccel.sw.calls"));
+        assertTrue(swCalls > 0, dpa.name + ": no Smith-Waterman call reached dpaccel");
+        assertEquals(st.getProperty("sw.calls"), st.getProperty("dpaccel.sw.calls"), "every align call on dpaccel");
+        log(String.format(Locale.ROOT, "%s: %d Smith-Waterman align calls reached dpaccel (isa=%s), %s cells, %s s"
+            + " inside; GATK's 'Total compute time in native Smith-Waterman' %.2f s", dpa.name, swCalls, isa.group(1),
+            st.getProperty("sw.cells"), st.getProperty("sw.seconds"), dpa.swSeconds));
+
+        Run javaSw = run("gkl-javasw", false, "AVX_LOGLESS_CACHING", List.of(), List.of("--smith-waterman", "JAVA"),
+            Map.of());
+        String jlog = Files.readString(javaSw.stderr);
+        assertTrue(jlog.contains("Total compute time in java Smith-Waterman"), "not the Java aligner: " + javaSw.stderr);
+        assertFalse(jlog.contains("dpaccel"), javaSw.stderr.toString());
+        VcfRecords.Diff dj = VcfRecords.compare(javaSw.records, dpa.records);
+        log("GKL PairHMM + GATK Java Smith-Waterman vs drop-in (dpaccel PairHMM + dpaccel Smith-Waterman): " + dj);
+        assertEquals(bodyLines(javaSw.vcf), bodyLines(dpa.vcf),
+            "drop-in VCF records must equal those of GKL PairHMM + --smith-waterman JAVA byte for byte: " + dj);
+
+        VcfRecords.Diff dg = VcfRecords.compare(gkl.records, dpa.records);
+        log("GKL (PairHMM + Smith-Waterman) vs drop-in (dpaccel PairHMM + Smith-Waterman): " + dg
+            + (bodyLines(gkl.vcf).equals(bodyLines(dpa.vcf)) ? "; all record lines byte-identical"
+                : "; record lines differ"));
+        VcfRecords.Diff gj = VcfRecords.compare(gkl.records, javaSw.records);
+        log("GKL Smith-Waterman vs GATK Java Smith-Waterman (both GKL PairHMM): " + gj
+            + (bodyLines(gkl.vcf).equals(bodyLines(javaSw.vcf)) ? "; all record lines byte-identical"
+                : "; record lines differ"));
+    }
+
+    @Test
+    @Order(6)
+    void swDisableSwitchHandsSmithWatermanToGkl() throws Exception {
+        Run gkl = run("gkl", false, "AVX_LOGLESS_CACHING", List.of());
+        Run off = run("dpaccel-swoff", true, "AVX_LOGLESS_CACHING", List.of(), List.of(),
+            Map.of("DPACCEL_GATK_SW_DISABLE", "1"));
+        String log = Files.readString(off.stderr);
+        assertTrue(log.contains("dpaccel Smith-Waterman disabled"), off.stderr.toString());
+        assertTrue(log.contains("delegating to the real Intel GKL com.intel.gkl.smithwaterman.IntelSmithWaterman"),
+            off.stderr.toString());
+        assertFalse(log.contains("Using dpaccel Smith-Waterman"), off.stderr.toString());
+        assertWentThroughDpaccel(off, "com.intel.gkl.pairhmm.IntelPairHmm");
+        Properties st = stats(off);
+        assertEquals("gkl", st.getProperty("sw.engine"));
+        assertEquals("0", st.getProperty("dpaccel.sw.calls"));
+        assertTrue(Long.parseLong(st.getProperty("sw.calls")) > 0, "GKL's align calls go through the drop-in");
+        compareWithGkl(gkl, off);
+    }
+
+    @Test
+    @Order(7)
     void callSetsAgreeWithTruth() throws Exception {
         Map<String, VcfRecords.Rec> t = VcfRecords.read(truth);
-        for (String name : List.of("gkl", "dpaccel", "gkl-fastest", "dpaccel-fastest", "java")) {
+        for (String name : List.of("gkl", "dpaccel", "gkl-fastest", "dpaccel-fastest", "java", "gkl-javasw",
+            "dpaccel-swoff")) {
             Run r = RUNS.get(name);
             if (r == null) {
                 continue;
@@ -255,6 +338,11 @@ class GatkHaplotypeCallerIT {
         assertTrue(gkl.records.size() > 100, "too few calls: " + gkl.records.size());
     }
 
+    /** The VCF's record lines (no header: it holds the command line). */
+    static List<String> bodyLines(Path vcf) throws IOException {
+        return Files.readAllLines(vcf, StandardCharsets.UTF_8).stream().filter(l -> !l.startsWith("#")).toList();
+    }
+
     static Properties stats(Run r) throws IOException {
         Properties p = new Properties();
         try (Reader in = Files.newBufferedReader(work.resolve(r.name + ".stats"))) {
@@ -265,6 +353,12 @@ class GatkHaplotypeCallerIT {
 
     /** Runs HaplotypeCaller once per name (later tests reuse the result). */
     static synchronized Run run(String name, boolean dropin, String impl, List<String> jvmProps) throws Exception {
+        return run(name, dropin, impl, jvmProps, List.of(), Map.of());
+    }
+
+    /** ... with extra HaplotypeCaller arguments and environment variables. */
+    static synchronized Run run(String name, boolean dropin, String impl, List<String> jvmProps, List<String> gatkArgs,
+        Map<String, String> env) throws Exception {
         Run cached = RUNS.get(name);
         if (cached != null) {
             return cached;
@@ -290,20 +384,28 @@ class GatkHaplotypeCallerIT {
             "-R", ref.toString(), "-I", bam.toString(), "-O", vcf.toString(),
             "--pair-hmm-implementation", impl, "--native-pair-hmm-threads", THREADS,
             "--tmp-dir", tmp.toString()));
+        cmd.addAll(gatkArgs);
         String shown = String.join(" ", cmd).replace(gatkClasspath, "<gatk-4.6.2.0 class path>");
+        if (!env.isEmpty()) {
+            StringBuilder e = new StringBuilder();
+            env.forEach((k, v) -> e.append(k).append('=').append(v).append(' '));
+            shown = e + shown;
+        }
         Files.writeString(work.resolve(name + ".cmd"), shown + "\n");
         long t0 = System.nanoTime();
-        exec(cmd, err, 600);
+        exec(cmd, err, 600, env);
         double wall = (System.nanoTime() - t0) * 1e-9;
         String log = Files.readString(err);
         double hmm = grab(log, "Total compute time in PairHMM computeLogLikelihoods\\(\\) : ([0-9.Ee+-]+)");
+        double sw = grab(log, "Total compute time in (?:native|java) Smith-Waterman : ([0-9.]+) sec");
         double elapsed = grab(log, "HaplotypeCaller done\\. Elapsed time: ([0-9.]+) minutes");
-        Run r = new Run(name, vcf, err, wall, hmm, elapsed, VcfRecords.read(vcf));
+        Run r = new Run(name, vcf, err, wall, hmm, sw, elapsed, VcfRecords.read(vcf));
         RUNS.put(name, r);
-        log(String.format(Locale.ROOT, "run %-16s %-24s wall %6.1f s, GATK elapsed %.2f min, PairHMM %6.2f s, %d records",
-            name, impl, wall, elapsed, hmm, r.records.size()));
-        Files.writeString(work.resolve("timings.tsv"), String.format(Locale.ROOT, "%s\tscale %d\t%s\t%s\t%.2f\t%.3f\t%.2f\t%d%n",
-            LocalDateTime.now(), SCALE, name, impl, wall, hmm, elapsed * 60, r.records.size()),
+        log(String.format(Locale.ROOT, "run %-16s %-24s wall %6.1f s, GATK elapsed %.2f min, PairHMM %6.2f s,"
+            + " Smith-Waterman %5.2f s, %d records%s", name, impl, wall, elapsed, hmm, sw, r.records.size(),
+            gatkArgs.isEmpty() && env.isEmpty() ? "" : " (" + String.join(" ", gatkArgs) + (env.isEmpty() ? "" : " " + env) + ")"));
+        Files.writeString(work.resolve("timings.tsv"), String.format(Locale.ROOT, "%s\tscale %d\t%s\t%s\t%.2f\t%.3f\t%.2f\t%d\t%.2f%n",
+            LocalDateTime.now(), SCALE, name, impl, wall, hmm, elapsed * 60, r.records.size(), sw),
             StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         return r;
     }
@@ -318,10 +420,18 @@ class GatkHaplotypeCallerIT {
     }
 
     static void exec(List<String> cmd, Path log, int timeoutSeconds) throws IOException, InterruptedException {
+        exec(cmd, log, timeoutSeconds, Map.of());
+    }
+
+    static void exec(List<String> cmd, Path log, int timeoutSeconds, Map<String, String> env)
+        throws IOException, InterruptedException {
         Files.writeString(log, "$ " + String.join(" ", cmd).replace(gatkClasspath == null ? "\u0000" : gatkClasspath,
             "<gatk class path>") + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        pb.environment().keySet().removeIf(k -> k.startsWith("DPACCEL_GATK_"));
+        pb.environment().putAll(env);
+        Process p = pb.start();
         if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             fail("timed out after " + timeoutSeconds + " s: " + cmd.get(0) + " ... (log " + log + ")");
