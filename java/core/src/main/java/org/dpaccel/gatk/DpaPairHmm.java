@@ -3,6 +3,7 @@ package org.dpaccel.gatk;
 import java.io.File;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.broadinstitute.gatk.nativebindings.pairhmm.HaplotypeDataHolder;
@@ -88,15 +89,9 @@ public class DpaPairHmm implements PairHMMNativeBinding {
         if (c == null) {
             throw new IllegalStateException("computeLikelihoods called before initialize (or after done)");
         }
-        if (readDataArray == null) {
-            throw new NullPointerException("readDataArray is null");
-        }
-        if (haplotypeDataArray == null) {
-            throw new NullPointerException("haplotypeDataArray is null");
-        }
-        if (likelihoodArray == null) {
-            throw new NullPointerException("likelihoodArray is null");
-        }
+        Objects.requireNonNull(readDataArray, "readDataArray is null");
+        Objects.requireNonNull(haplotypeDataArray, "haplotypeDataArray is null");
+        Objects.requireNonNull(likelihoodArray, "likelihoodArray is null");
         long expected = (long) readDataArray.length * haplotypeDataArray.length;
         if (likelihoodArray.length != expected) {
             throw new IllegalArgumentException("likelihoodArray has length " + likelihoodArray.length + " but "

@@ -3,6 +3,7 @@ package org.dpaccel.gatk;
 import java.io.File;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.broadinstitute.gatk.nativebindings.smithwaterman.SWAlignerNativeBinding;
@@ -76,18 +77,10 @@ public class DpaSmithWaterman implements SWAlignerNativeBinding {
     @Override
     public SWNativeAlignerResult align(byte[] ref, byte[] alt, SWParameters parameters,
         SWOverhangStrategy overhangStrategy) {
-        if (ref == null) {
-            throw new NullPointerException("ref is null");
-        }
-        if (alt == null) {
-            throw new NullPointerException("alt is null");
-        }
-        if (parameters == null) {
-            throw new NullPointerException("parameters is null");
-        }
-        if (overhangStrategy == null) {
-            throw new NullPointerException("overhangStrategy is null");
-        }
+        Objects.requireNonNull(ref, "ref is null");
+        Objects.requireNonNull(alt, "alt is null");
+        Objects.requireNonNull(parameters, "parameters is null");
+        Objects.requireNonNull(overhangStrategy, "overhangStrategy is null");
         if (ref.length == 0 || alt.length == 0) {
             throw new IllegalArgumentException("Smith-Waterman needs non-empty sequences: ref length " + ref.length
                 + ", alt length " + alt.length);
