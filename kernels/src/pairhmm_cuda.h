@@ -83,7 +83,7 @@ extern "C" {
 #endif
 /* Defined in pairhmm_kernels.cu. */
 extern const dpa_phmm_cfg dpa_phmm_cfgs[DPA_PHMM_NUM_CFG];
-/* Host stubs of the float kernels, indexed like dpa_phmm_cfgs, and of the double pass,
+/* Host-side launch entry points of the float kernels, indexed like dpa_phmm_cfgs, and of the double pass,
  * for cudaLaunchKernel / cudaFuncSetAttribute. */
 const void *dpa_phmm_kernel_f32(int32_t cfg);
 const void *dpa_phmm_kernel_f64(void);

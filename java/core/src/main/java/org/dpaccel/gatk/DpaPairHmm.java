@@ -12,7 +12,6 @@ import org.broadinstitute.gatk.nativebindings.pairhmm.PairHMMNativeBinding;
 import org.broadinstitute.gatk.nativebindings.pairhmm.ReadDataHolder;
 import org.dpaccel.Config;
 import org.dpaccel.DpaContext;
-import org.dpaccel.internal.NativeLoader;
 import org.dpaccel.pairhmm.PairHmm;
 import org.dpaccel.pairhmm.PairHmmBatch;
 import org.dpaccel.pairhmm.Precision;
@@ -52,14 +51,7 @@ public class DpaPairHmm implements PairHMMNativeBinding {
 
     @Override
     public boolean load(File tmpDir) {
-        try {
-            NativeLoader.ensureLoaded(tmpDir == null ? null : tmpDir.toPath());
-            return true;
-        } catch (Throwable t) {
-            LOG.log(Level.WARNING, "dpaccel PairHMM is NOT in use (" + t.getMessage()
-                + "); GATK will fall back to another PairHMM implementation");
-            return false;
-        }
+        return GatkLoading.load(tmpDir, LOG, "PairHMM");
     }
 
     @Override

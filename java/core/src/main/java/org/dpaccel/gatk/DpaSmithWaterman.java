@@ -12,7 +12,6 @@ import org.broadinstitute.gatk.nativebindings.smithwaterman.SWOverhangStrategy;
 import org.broadinstitute.gatk.nativebindings.smithwaterman.SWParameters;
 import org.dpaccel.Config;
 import org.dpaccel.DpaContext;
-import org.dpaccel.internal.NativeLoader;
 import org.dpaccel.sw.SmithWaterman;
 import org.dpaccel.sw.SwAlignment;
 import org.dpaccel.sw.SwBatch;
@@ -53,14 +52,7 @@ public class DpaSmithWaterman implements SWAlignerNativeBinding {
 
     @Override
     public boolean load(File tmpDir) {
-        try {
-            NativeLoader.ensureLoaded(tmpDir == null ? null : tmpDir.toPath());
-            return true;
-        } catch (Throwable t) {
-            LOG.log(Level.WARNING, "dpaccel Smith-Waterman is NOT in use (" + t.getMessage()
-                + "); GATK will fall back to another Smith-Waterman implementation");
-            return false;
-        }
+        return GatkLoading.load(tmpDir, LOG, "Smith-Waterman");
     }
 
     private synchronized DpaContext context() {
