@@ -81,21 +81,7 @@ public final class BindingEngine implements Engine {
             cells[i / batch] += regions.get(i).cells();
             pairs[i / batch] += regions.get(i).pairs();
         }
-        return new Plan() {
-            @Override
-            public int calls() {
-                return calls;
-            }
-
-            @Override
-            public long cells(int call) {
-                return cells[call];
-            }
-
-            @Override
-            public long pairs(int call) {
-                return pairs[call];
-            }
+        return new CountedPlan(cells, pairs) {
 
             @Override
             public void run(int call) {

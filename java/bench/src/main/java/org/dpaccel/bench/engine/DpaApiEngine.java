@@ -88,21 +88,7 @@ public final class DpaApiEngine implements Engine {
                 off += part.get(i).pairs();
             }
         }
-        return new Plan() {
-            @Override
-            public int calls() {
-                return calls;
-            }
-
-            @Override
-            public long cells(int call) {
-                return cells[call];
-            }
-
-            @Override
-            public long pairs(int call) {
-                return pairs[call];
-            }
+        return new CountedPlan(cells, pairs) {
 
             @Override
             public void run(int call) {
