@@ -119,6 +119,17 @@ void dpa_sw_finish(const uint8_t *tb, int l, int32_t ref_len, int32_t alt_len,
                    const int32_t *bottom, const int32_t *lastcol, const dpa_sw_params *params,
                    int32_t *elems, char *cigar, int32_t *cigar_len, int32_t *alignment_offset);
 
+/* One pair's aligner: dpa_sw_align_scalar or an ISA's dpa_sw_align_<isa>. */
+typedef dpa_status (*dpa_sw_align_fn)(const uint8_t *ref, int32_t ref_len, const uint8_t *alt,
+                                      int32_t alt_len, const dpa_sw_params *params,
+                                      dpa_sw_scratch *scratch, char *cigar, int32_t *cigar_len,
+                                      int32_t *alignment_offset, int *exact);
+
+/* The batch loop every kernel shares: aligns pairs[0..n) with align, one scratch reused. */
+dpa_status dpa_sw_compute_pairs(dpa_sw_align_fn align, const dpa_sw_batch *batch,
+                                const dpa_sw_params *params, const int32_t *pairs, int64_t n,
+                                const dpa_sw_out *out, int64_t *exact_matches);
+
 dpa_status dpa_sw_compute_scalar(const dpa_sw_batch *batch, const dpa_sw_params *params,
                                  const int32_t *pairs, int64_t n, const dpa_sw_out *out,
                                  int64_t *exact_matches);

@@ -288,9 +288,9 @@ void dpa_sw_finish(const uint8_t *tb, int l, int32_t n, int32_t m, const int32_t
     *cigar_len = write_cigar(el, ne, cigar);
 }
 
-dpa_status dpa_sw_compute_scalar(const dpa_sw_batch *b, const dpa_sw_params *p,
-                                 const int32_t *pairs, int64_t n, const dpa_sw_out *out,
-                                 int64_t *exact_matches)
+dpa_status dpa_sw_compute_pairs(dpa_sw_align_fn align, const dpa_sw_batch *b,
+                                const dpa_sw_params *p, const int32_t *pairs, int64_t n,
+                                const dpa_sw_out *out, int64_t *exact_matches)
 {
     dpa_sw_scratch s;
     memset(&s, 0, sizeof s);
@@ -299,15 +299,21 @@ dpa_status dpa_sw_compute_scalar(const dpa_sw_batch *b, const dpa_sw_params *p,
     for (int64_t k = 0; k < n; k++) {
         const int32_t i = pairs[k];
         int hit = 0;
-        status = dpa_sw_align_scalar(b->ref_bases + b->ref_offsets[i], b->ref_lengths[i],
-                                     b->alt_bases + b->alt_offsets[i], b->alt_lengths[i], p, &s,
-                                     out->cigars + out->slots[i], &out->cigar_lengths[i],
-                                     &out->alignment_offsets[i], &hit);
-        if (status != DPA_OK) goto cleanup;
+        status = align(b->ref_bases + b->ref_offsets[i], b->ref_lengths[i],
+                       b->alt_bases + b->alt_offsets[i], b->alt_lengths[i], p, &s,
+                       out->cigars + out->slots[i], &out->cigar_lengths[i],
+                       &out->alignment_offsets[i], &hit);
+        if (status != DPA_OK) break;
         exact += hit;
     }
-cleanup:
     dpa_sw_scratch_free(&s);
     *exact_matches = exact;
     return status;
+}
+
+dpa_status dpa_sw_compute_scalar(const dpa_sw_batch *b, const dpa_sw_params *p,
+                                 const int32_t *pairs, int64_t n, const dpa_sw_out *out,
+                                 int64_t *exact_matches)
+{
+    return dpa_sw_compute_pairs(dpa_sw_align_scalar, b, p, pairs, n, out, exact_matches);
 }

@@ -243,23 +243,7 @@ dpa_status SW_ALIGN(const uint8_t *ref, int32_t n, const uint8_t *alt, int32_t m
 dpa_status SW_COMPUTE(const dpa_sw_batch *b, const dpa_sw_params *p, const int32_t *pairs,
                       int64_t n, const dpa_sw_out *out, int64_t *exact_matches)
 {
-    dpa_sw_scratch s;
-    memset(&s, 0, sizeof s);
-    dpa_status status = DPA_OK;
-    int64_t exact = 0;
-    for (int64_t k = 0; k < n; k++) {
-        const int32_t i = pairs[k];
-        int hit = 0;
-        status = SW_ALIGN(b->ref_bases + b->ref_offsets[i], b->ref_lengths[i],
-                          b->alt_bases + b->alt_offsets[i], b->alt_lengths[i], p, &s,
-                          out->cigars + out->slots[i], &out->cigar_lengths[i],
-                          &out->alignment_offsets[i], &hit);
-        if (status != DPA_OK) break;
-        exact += hit;
-    }
-    dpa_sw_scratch_free(&s);
-    *exact_matches = exact;
-    return status;
+    return dpa_sw_compute_pairs(SW_ALIGN, b, p, pairs, n, out, exact_matches);
 }
 
 #endif /* SW_PART_KERNEL */
