@@ -27,17 +27,6 @@ dpa_phmm_pair pair_of(const Read &r, const std::string &h)
     return p;
 }
 
-Read make(const std::string &bases, uint8_t q, uint8_t ins, uint8_t del, uint8_t gcp)
-{
-    Read r;
-    r.bases = bases;
-    r.q.assign(bases.size(), q);
-    r.ins.assign(bases.size(), ins);
-    r.del.assign(bases.size(), del);
-    r.gcp.assign(bases.size(), gcp);
-    return r;
-}
-
 double ref(const Read &r, const std::string &h, int32_t precision, int *rec = nullptr)
 {
     dpa_phmm_pair p = pair_of(r, h);
@@ -49,7 +38,7 @@ double ref(const Read &r, const std::string &h, int32_t precision, int *rec = nu
 // 1x1 match: M[1][1] = (1-e) * (init/1) * (1-e_gcp); nothing else reaches the last row.
 TEST(PairHmmRef, OneBaseMatch)
 {
-    Read r = make("A", 30, 45, 45, 10);
+    Read r = uniform_read("A", 30, 45, 45, 10);
     double expect = std::log10((1 - 1e-3) * (1 - 0.1));
     EXPECT_NEAR(ref(r, "A", DPA_PRECISION_DOUBLE), expect, 1e-12);
     EXPECT_NEAR(ref(r, "A", DPA_PRECISION_FLOAT_THEN_DOUBLE), expect, 1e-6);
@@ -57,7 +46,7 @@ TEST(PairHmmRef, OneBaseMatch)
 
 TEST(PairHmmRef, OneBaseMismatch)
 {
-    Read r = make("A", 30, 45, 45, 10);
+    Read r = uniform_read("A", 30, 45, 45, 10);
     double expect = std::log10(1e-3 / 3 * (1 - 0.1));
     EXPECT_NEAR(ref(r, "C", DPA_PRECISION_DOUBLE), expect, 1e-12);
 }
@@ -65,19 +54,19 @@ TEST(PairHmmRef, OneBaseMismatch)
 // 'N' on either side matches anything; lower case and IUPAC codes compare as bytes.
 TEST(PairHmmRef, NMatchesAnythingOtherBytesCompareAsIs)
 {
-    Read r = make("N", 30, 45, 45, 10);
+    Read r = uniform_read("N", 30, 45, 45, 10);
     double match = std::log10((1 - 1e-3) * 0.9), mismatch = std::log10(1e-3 / 3 * 0.9);
     EXPECT_NEAR(ref(r, "G", DPA_PRECISION_DOUBLE), match, 1e-12);
-    EXPECT_NEAR(ref(make("G", 30, 45, 45, 10), "N", DPA_PRECISION_DOUBLE), match, 1e-12);
-    EXPECT_NEAR(ref(make("a", 30, 45, 45, 10), "A", DPA_PRECISION_DOUBLE), mismatch, 1e-12);
-    EXPECT_NEAR(ref(make("R", 30, 45, 45, 10), "R", DPA_PRECISION_DOUBLE), match, 1e-12);
-    EXPECT_NEAR(ref(make("X", 30, 45, 45, 10), "A", DPA_PRECISION_DOUBLE), mismatch, 1e-12);
+    EXPECT_NEAR(ref(uniform_read("G", 30, 45, 45, 10), "N", DPA_PRECISION_DOUBLE), match, 1e-12);
+    EXPECT_NEAR(ref(uniform_read("a", 30, 45, 45, 10), "A", DPA_PRECISION_DOUBLE), mismatch, 1e-12);
+    EXPECT_NEAR(ref(uniform_read("R", 30, 45, 45, 10), "R", DPA_PRECISION_DOUBLE), match, 1e-12);
+    EXPECT_NEAR(ref(uniform_read("X", 30, 45, 45, 10), "A", DPA_PRECISION_DOUBLE), mismatch, 1e-12);
 }
 
 // read 1 x hap 2: D's first row is init/2; both last-row M cells come from it.
 TEST(PairHmmRef, ReadOneHapTwo)
 {
-    Read r = make("A", 30, 45, 45, 10);
+    Read r = uniform_read("A", 30, 45, 45, 10);
     double expect = std::log10(0.5 * 0.9 * ((1 - 1e-3) + 1e-3 / 3));
     EXPECT_NEAR(ref(r, "AC", DPA_PRECISION_DOUBLE), expect, 1e-12);
 }
@@ -86,7 +75,7 @@ TEST(PairHmmRef, ReadOneHapTwo)
 // I[2][1] = M[1][1] * e_ins(2) = (1-e)(1-e_gcp) * 10^-4.5.
 TEST(PairHmmRef, ReadLongerThanHap)
 {
-    Read r = make("AC", 30, 45, 45, 10);
+    Read r = uniform_read("AC", 30, 45, 45, 10);
     double expect = std::log10((1 - 1e-3) * 0.9 * std::pow(10.0, -4.5));
     EXPECT_NEAR(ref(r, "A", DPA_PRECISION_DOUBLE), expect, 1e-12);
 }
@@ -131,7 +120,7 @@ TEST(PairHmmRef, AgreesWithIndependentLongDoubleReference)
 // is recomputed in double.
 TEST(PairHmmRef, FloatUnderflowTakesTheDoubleBranch)
 {
-    Read r = make(std::string(30, 'C'), 40, 90, 90, 60);
+    Read r = uniform_read(std::string(30, 'C'), 40, 90, 90, 60);
     std::string h(40, 'A');
     int rec = 0;
     double got = ref(r, h, DPA_PRECISION_FLOAT_THEN_DOUBLE, &rec);
@@ -139,7 +128,7 @@ TEST(PairHmmRef, FloatUnderflowTakesTheDoubleBranch)
     EXPECT_NEAR(got, reference_log10(r, h), 1e-9 * 100);
     EXPECT_LT(got, -64.2);  // below float's reach: 1e-28 / 2^120
     // and a comfortable pair does not
-    Read ok = make("ACGT", 30, 45, 45, 10);
+    Read ok = uniform_read("ACGT", 30, 45, 45, 10);
     ref(ok, "ACGT", DPA_PRECISION_FLOAT_THEN_DOUBLE, &rec);
     EXPECT_EQ(rec, 0);
 }
@@ -163,7 +152,7 @@ TEST(PairHmmRef, FloatAndDoubleAgreeOnGatkShapes)
 // init/2 * 0.9 * ((1 - e) + e/3). Unclamped (m2m = -1) M[2][2] would be -(1-e) M[1][1].
 TEST(PairHmmRef, MatchToMatchIsClampedAtZeroLikeGatk)
 {
-    Read r = make("AC", 30, 45, 45, 10);
+    Read r = uniform_read("AC", 30, 45, 45, 10);
     r.ins[1] = 0;
     r.del[1] = 0;
     double expect = std::log10(0.5 * 0.9 * ((1 - 1e-3) + 1e-3 / 3));

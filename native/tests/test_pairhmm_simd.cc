@@ -66,17 +66,6 @@ std::vector<dpa_phmm_task> all_tasks(const Batch &b, std::mt19937_64 &rng)
     return t;
 }
 
-Read read_with(const std::string &bases, uint8_t q, uint8_t ins, uint8_t del, uint8_t gcp)
-{
-    Read r;
-    r.bases = bases;
-    r.q.assign(bases.size(), q);
-    r.ins.assign(bases.size(), ins);
-    r.del.assign(bases.size(), del);
-    r.gcp.assign(bases.size(), gcp);
-    return r;
-}
-
 class PairHmmSimd : public ::testing::TestWithParam<IsaCase> {
   protected:
     void SetUp() override
@@ -244,8 +233,8 @@ TEST_P(PairHmmSimd, FloatUnderflowRecomputedInDouble)
     Batch b;
     b.haps.push_back(std::string(300, 'A'));
     b.haps.push_back(dpa_test::random_bases(rng_, 280));
-    b.reads.push_back(read_with(std::string(200, 'C'), 40, 45, 45, 10));  // all mismatches
-    b.reads.push_back(read_with(std::string(60, 'G'), 30, 45, 45, 10));
+    b.reads.push_back(dpa_test::uniform_read(std::string(200, 'C'), 40, 45, 45, 10));  // all mismatches
+    b.reads.push_back(dpa_test::uniform_read(std::string(60, 'G'), 30, 45, 45, 10));
     for (int r = 0; r < 20; r++) b.reads.push_back(dpa_test::gatk_read(rng_, b.haps[1], 150));
     auto tasks = all_tasks(b, rng_);
     Result r = run(b, tasks, DPA_PRECISION_FLOAT_THEN_DOUBLE);
@@ -312,7 +301,7 @@ TEST_P(PairHmmSimd, ManyDistinctBytesFallBack)
     for (int c = 33; c < 33 + 60; c++) wide.push_back((char)c);
     b.haps.push_back(wide);
     b.haps.push_back(dpa_test::random_bases(rng_, 80));
-    b.reads.push_back(read_with(wide.substr(10, 40), 30, 45, 45, 10));
+    b.reads.push_back(dpa_test::uniform_read(wide.substr(10, 40), 30, 45, 45, 10));
     for (int r = 0; r < 10; r++) b.reads.push_back(dpa_test::gatk_read(rng_, b.haps[1], 50));
     auto tasks = all_tasks(b, rng_);
     Result r = run(b, tasks, DPA_PRECISION_FLOAT_THEN_DOUBLE);
@@ -353,8 +342,8 @@ TEST_P(PairHmmSimd, EmptySidesMatchReference)
     Batch b;
     b.haps.push_back("");
     b.haps.push_back("ACGTACGT");
-    b.reads.push_back(read_with("", 30, 45, 45, 10));
-    b.reads.push_back(read_with("ACGT", 30, 45, 45, 10));
+    b.reads.push_back(dpa_test::uniform_read("", 30, 45, 45, 10));
+    b.reads.push_back(dpa_test::uniform_read("ACGT", 30, 45, 45, 10));
     std::vector<dpa_phmm_task> t = {{0, 0, 0}, {0, 1, 1}, {1, 0, 2}, {1, 1, 3}};
     Result r = run(b, t, DPA_PRECISION_FLOAT_THEN_DOUBLE);
     check(b, t, r, DPA_PRECISION_DOUBLE, kStressTol);
@@ -366,7 +355,7 @@ TEST_P(PairHmmSimd, RestoresCallerMxcsr)
 {
     Batch b;
     b.haps.push_back("ACGTTGCAACGT");
-    b.reads.push_back(read_with("ACGTTG", 30, 45, 45, 10));
+    b.reads.push_back(dpa_test::uniform_read("ACGTTG", 30, 45, 45, 10));
     std::vector<dpa_phmm_task> t = {{0, 0, 0}};
     const unsigned saved = _mm_getcsr();
     const unsigned odd = (saved & ~0xe000u & ~0x0040u) | 0x6000u | 0x0001u;

@@ -80,6 +80,17 @@ Read random_read(std::mt19937_64 &rng, int len, int qmin, int qmax)
     return r;
 }
 
+Read uniform_read(const std::string &bases, uint8_t q, uint8_t ins, uint8_t del, uint8_t gcp)
+{
+    Read r;
+    r.bases = bases;
+    r.q.assign(bases.size(), q);
+    r.ins.assign(bases.size(), ins);
+    r.del.assign(bases.size(), del);
+    r.gcp.assign(bases.size(), gcp);
+    return r;
+}
+
 Read gatk_read(std::mt19937_64 &rng, const std::string &hap, int len)
 {
     Read r;

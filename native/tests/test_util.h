@@ -40,6 +40,8 @@ struct Batch {
 Read gatk_read(std::mt19937_64 &rng, const std::string &hap, int len);
 std::string random_bases(std::mt19937_64 &rng, int len, const char *alphabet = "ACGT");
 Read random_read(std::mt19937_64 &rng, int len, int qmin, int qmax);
+// A read with the same base quality / GOPs / GCP at every position.
+Read uniform_read(const std::string &bases, uint8_t q, uint8_t ins, uint8_t del, uint8_t gcp);
 
 // Independent double reference for one pair, written directly from GATK's recurrence in
 // long double (a second implementation, to check the C reference itself).
