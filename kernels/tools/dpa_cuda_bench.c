@@ -30,6 +30,7 @@
 
 #include "cpu/pairhmm/pairhmm.h"
 #include "dpa_cuda_backend.h"
+#include "io/pairhmm_in.h"
 
 /* the backend's one export (linked directly here; the engine dlopen()s it) */
 const dpa_cuda_ops *dpa_cuda_get_ops(void);
@@ -377,54 +378,29 @@ int main(int argc, char **argv)
         }
         label = "synthetic";
     } else if (argc >= 2) {
-        FILE *f = fopen(argv[1], "r");
-        if (!f) {
-            perror(argv[1]);
+        if (argc >= 3) reps = atoi(argv[2]);
+        dpa_in_data d;
+        if (dpa_in_read_file(argv[1], &d) != DPA_OK) {
+            fprintf(stderr, "%s\n", dpa_last_error());
             return 2;
         }
-        if (argc >= 3) reps = atoi(argv[2]);
-        char *line = NULL;
-        size_t lcap = 0;
-        int R, H;
-        while (getline(&line, &lcap, f) > 0) {
-            if (sscanf(line, "%d %d", &R, &H) != 2) continue;
-            for (int r = 0; r < R; r++) {
-                if (getline(&line, &lcap, f) <= 0) return 2;
-                char *s = strtok(line, " \t\n"), *q = strtok(NULL, " \t\n"),
-                     *ii = strtok(NULL, " \t\n"), *dd = strtok(NULL, " \t\n"),
-                     *gg = strtok(NULL, " \t\n");
-                if (!gg) return 2;
-                int32_t L = (int32_t)strlen(s);
-                int64_t off = (int64_t)rb.n;
-                put(&ro, &off, 8);
-                put(&rl, &L, 4);
-                put(&rb, s, L);
-                for (int i = 0; i < L; i++) {
-                    uint8_t a = (uint8_t)(q[i] - 33), b = (uint8_t)(ii[i] - 33),
-                            c = (uint8_t)(dd[i] - 33), d = (uint8_t)(gg[i] - 33);
-                    put(&bq, &a, 1);
-                    put(&iq, &b, 1);
-                    put(&dq, &c, 1);
-                    put(&gq, &d, 1);
-                }
-            }
-            for (int h = 0; h < H; h++) {
-                if (getline(&line, &lcap, f) <= 0) return 2;
-                char *s = strtok(line, " \t\n");
-                int32_t n = (int32_t)strlen(s);
-                int64_t off = (int64_t)hb.n;
-                put(&ho, &off, 8);
-                put(&hl, &n, 4);
-                put(&hb, s, n);
-            }
-            put(&gr, &R, 4);
-            put(&gh, &H, 4);
-            nreads += R;
-            nhaps += H;
-            ngroups++;
-        }
-        free(line);
-        fclose(f);
+        const size_t nr = (size_t)d.batch.num_reads, nh = (size_t)d.batch.num_haps;
+        put(&rb, d.read_bases, (size_t)d.read_bytes);
+        put(&bq, d.base_quals, (size_t)d.read_bytes);
+        put(&iq, d.ins_quals, (size_t)d.read_bytes);
+        put(&dq, d.del_quals, (size_t)d.read_bytes);
+        put(&gq, d.gcp_quals, (size_t)d.read_bytes);
+        put(&ro, d.read_offsets, nr * 8);
+        put(&rl, d.read_lengths, nr * 4);
+        put(&hb, d.hap_bases, (size_t)d.hap_bytes);
+        put(&ho, d.hap_offsets, nh * 8);
+        put(&hl, d.hap_lengths, nh * 4);
+        put(&gr, d.group_num_reads, (size_t)d.batch.num_groups * 4);
+        put(&gh, d.group_num_haps, (size_t)d.batch.num_groups * 4);
+        nreads = d.batch.num_reads;
+        nhaps = d.batch.num_haps;
+        ngroups = d.batch.num_groups;
+        dpa_in_free(&d);
         label = argv[1];
     } else {
         fprintf(stderr, "usage: %s FILE.in [reps] | --shape L N PAIRS [reps] | --gatk REGIONS "
