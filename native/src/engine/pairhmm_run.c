@@ -15,6 +15,8 @@
 #include "common/status.h"
 #include "engine/context.h"
 #include "engine/cost_model.h"
+#include "engine/pairhmm_run.h"
+#include "cpu/pairhmm/pairhmm_validate.h"
 
 #define MAX_GPUS 64
 /* Below this many cells (~0.3 s of one CPU core, ~0.1 ms of one H100) a GPU batch is not split
@@ -263,6 +265,13 @@ DPA_API dpa_status dpa_pairhmm_compute(dpa_context *ctx, const dpa_pairhmm_batch
                                        const dpa_pairhmm_params *params, double *out,
                                        int64_t out_len, dpa_pairhmm_stats *stats)
 {
+    return dpa_pairhmm_compute_ex(ctx, batch, params, out, out_len, stats, 0);
+}
+
+dpa_status dpa_pairhmm_compute_ex(dpa_context *ctx, const dpa_pairhmm_batch *batch,
+                                  const dpa_pairhmm_params *params, double *out,
+                                  int64_t out_len, dpa_pairhmm_stats *stats, int quals_checked)
+{
     if (!ctx) return dpa_fail(DPA_ERR_NULL_ARG, "dpa_pairhmm_compute: ctx is NULL");
     dpa_pairhmm_params defaults;
     if (!params) {
@@ -276,7 +285,7 @@ DPA_API dpa_status dpa_pairhmm_compute(dpa_context *ctx, const dpa_pairhmm_batch
     if (params->backend < -1 || params->backend > DPA_BACKEND_HYBRID)
         return dpa_fail(DPA_ERR_INVALID_ARG, "pairhmm params: backend = %d, must be -1..3",
                         params->backend);
-    dpa_status st = dpa_pairhmm_validate(batch);
+    dpa_status st = quals_checked ? dpa_pairhmm_validate_shape(batch) : dpa_pairhmm_validate(batch);
     if (st) return st;
     int64_t n;
     dpa_pairhmm_result_count(batch, &n);

@@ -48,6 +48,7 @@ static void JNICALL destroy_context(JNIEnv *env, jclass cls, jlong handle)
     dpa_jni_ctx *h = (dpa_jni_ctx *)(intptr_t)handle;
     if (!h) return;
     dpa_context_destroy(h->ctx);
+    dpa_jni_stage_free_all(h);
     pthread_mutex_destroy(&h->log_lock);
     free(h);
 }

@@ -1,22 +1,149 @@
-/* jni_pairhmm.c — one JNI call per PairHMM batch. The Java side has validated and packed
- * the batch (concatenated arrays + lengths); here the arrays are copied out (no critical
- * sections held during a long computation, so the GC is never blocked), offsets are
- * derived from the lengths, and results are copied back. */
+/* jni_pairhmm.c — one JNI call per PairHMM batch, two entry points:
+ *
+ *  - pairhmmCompute: a PairHmmBatch (six packed arrays + lengths + groups), already
+ *    validated by Java;
+ *  - pairhmmComputeFlat: the GATK binding's one region, packed by Java into ONE byte array
+ *    [read bases | base q | ins | del | gcp | hap bases] and ONE int array [read lengths |
+ *    hap lengths], with the quality range NOT checked in Java.
+ *
+ * Every byte is read from the Java heap once: bases with Get<Type>ArrayRegion, qualities
+ * through a critical section held only while they are copied, with the range check fused
+ * into the copy (the engine then skips its own quality pass). The copies land in a
+ * per-context pool of stagings that only grow, so a call does no malloc and touches no
+ * fresh pages. Nothing Java-owned is held while computing, so the GC is never blocked. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/pairhmm_run.h"
 #include "jni/jni_util.h"
 
-typedef struct staged {
-    uint8_t *bytes;      /* read bases | base q | ins | del | gcp | hap bases */
-    int32_t *ints;       /* read lengths | hap lengths | group reads | group haps */
-    int64_t *offsets;    /* read offsets | hap offsets */
-    double *out;
-} staged;
+/* A staging kept idle above this size is freed instead (one huge batch must not pin its
+ * memory for the context's life). */
+#define STAGE_KEEP_BYTES ((size_t)256 << 20)
 
-static void staged_free(staged *s)
+static dpa_jni_stage *stage_take(dpa_jni_ctx *h)
+{
+    pthread_mutex_lock(&h->log_lock);
+    dpa_jni_stage *s = h->stage_free;
+    if (s) h->stage_free = s->next;
+    pthread_mutex_unlock(&h->log_lock);
+    return s ? s : calloc(1, sizeof *s);
+}
+
+static void stage_destroy(dpa_jni_stage *s)
 {
     free(s->bytes), free(s->ints), free(s->offsets), free(s->out);
+    free(s);
+}
+
+static void stage_give(dpa_jni_ctx *h, dpa_jni_stage *s)
+{
+    if (!s) return;
+    if (s->bytes_cap + s->out_cap + s->ints_cap + s->offsets_cap > STAGE_KEEP_BYTES) {
+        stage_destroy(s);
+        return;
+    }
+    pthread_mutex_lock(&h->log_lock);
+    s->next = h->stage_free;
+    h->stage_free = s;
+    pthread_mutex_unlock(&h->log_lock);
+}
+
+void dpa_jni_stage_free_all(dpa_jni_ctx *h)
+{
+    dpa_jni_stage *s = h->stage_free;
+    h->stage_free = NULL;
+    while (s) {
+        dpa_jni_stage *next = s->next;
+        stage_destroy(s);
+        s = next;
+    }
+}
+
+/* Grows *buf to at least need bytes (contents not kept). */
+static int grow(void **buf, size_t *cap, size_t need)
+{
+    if (need <= *cap) return 1;
+    size_t c = *cap ? *cap : 4096;
+    while (c < need) c = c > SIZE_MAX / 2 ? need : c * 2;
+    void *p = malloc(c);
+    if (!p) return 0;
+    free(*buf);
+    *buf = p;
+    *cap = c;
+    return 1;
+}
+
+static int stage_reserve(dpa_jni_stage *s, size_t bytes, size_t ints, size_t offsets, size_t outs)
+{
+    return grow(&s->bytes, &s->bytes_cap, bytes + 1) &&
+           grow(&s->ints, &s->ints_cap, sizeof(int32_t) * (ints + 1)) &&
+           grow(&s->offsets, &s->offsets_cap, sizeof(int64_t) * (offsets + 1)) &&
+           grow(&s->out, &s->out_cap, sizeof(double) * (outs + 1));
+}
+
+/* Copies n quality bytes and returns nonzero when one is above 127 (exactly the bytes
+ * with the high bit set), 8 bytes per step. */
+static uint64_t copy_quals(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    uint64_t any = 0;
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t w;
+        memcpy(&w, src + k, 8);
+        memcpy(dst + k, &w, 8);
+        any |= w;
+    }
+    for (; k < n; k++) any |= dst[k] = src[k];
+    return any & UINT64_C(0x8080808080808080);
+}
+
+/* Copies arr[0..n) to dst through a critical section; returns -1 if the array could not
+ * be pinned (an exception is pending), else nonzero when a byte is above 127. */
+static int copy_quals_from(JNIEnv *env, jbyteArray arr, jsize from, uint8_t *dst, size_t n)
+{
+    if (n == 0) return 0;
+    uint8_t *src = (*env)->GetPrimitiveArrayCritical(env, arr, NULL);
+    if (!src) return -1;
+    const int bad = copy_quals(dst, src + from, n) != 0;
+    (*env)->ReleasePrimitiveArrayCritical(env, arr, src, JNI_ABORT);
+    return bad;
+}
+
+/* Offsets from lengths; returns the total, or -1 if a length is negative (the engine's
+ * validation then names it: offsets stay consistent). */
+static int64_t offsets_of(const int32_t *len, int64_t *off, jsize n)
+{
+    int64_t acc = 0;
+    int neg = 0;
+    for (jsize i = 0; i < n; i++) {
+        off[i] = acc;
+        if (len[i] > 0) acc += len[i];
+        else neg = 1;
+    }
+    return neg ? -1 : acc;
+}
+
+/* Runs the engine on a staged batch and copies results and stats back. */
+static dpa_status run_and_return(JNIEnv *env, dpa_jni_ctx *h, const dpa_pairhmm_batch *b,
+                                 jint precision, jint backend, int quals_checked, double *res,
+                                 jdoubleArray out, jsize nout, jlongArray stats_out)
+{
+    dpa_pairhmm_params prm;
+    dpa_pairhmm_params_init(&prm);
+    prm.precision = precision;
+    prm.backend = backend;
+    dpa_pairhmm_stats stats;
+    dpa_status st = dpa_pairhmm_compute_ex(h->ctx, b, &prm, res, nout, &stats, quals_checked);
+    if (st == DPA_OK) {
+        (*env)->SetDoubleArrayRegion(env, out, 0, nout, res);
+        if (stats_out) {
+            jlong v[5] = { stats.pairs, stats.cells, stats.double_recomputes, stats.gpu_pairs,
+                           stats.isa };
+            (*env)->SetLongArrayRegion(env, stats_out, 0, 5, v);
+        }
+    }
+    return st;
 }
 
 static void JNICALL pairhmm_compute(JNIEnv *env, jclass cls, jlong handle, jbyteArray rb,
@@ -31,74 +158,131 @@ static void JNICALL pairhmm_compute(JNIEnv *env, jclass cls, jlong handle, jbyte
     const jsize nr = (*env)->GetArrayLength(env, rlen), nh = (*env)->GetArrayLength(env, hlen);
     const jsize ng = greads ? (*env)->GetArrayLength(env, greads) : 0;
     const jsize nout = (*env)->GetArrayLength(env, out);
-    staged s = { 0 };
-    s.bytes = malloc((size_t)nrb * 5 + (size_t)nhb + 1);
-    s.ints = malloc(sizeof(int32_t) * ((size_t)nr + nh + 2 * (size_t)ng + 1));
-    s.offsets = malloc(sizeof(int64_t) * ((size_t)nr + nh + 1));
-    s.out = malloc(sizeof(double) * ((size_t)nout + 1));
-    if (!s.bytes || !s.ints || !s.offsets || !s.out) {
-        staged_free(&s);
+    if ((*env)->GetArrayLength(env, bq) < nrb || (*env)->GetArrayLength(env, iq) < nrb ||
+        (*env)->GetArrayLength(env, dq) < nrb || (*env)->GetArrayLength(env, gq) < nrb ||
+        (ng && (*env)->GetArrayLength(env, ghaps) < ng)) {
+        dpa_jni_throw(env, DPA_ERR_INVALID_ARG,
+                      "pairhmm: a quality or group array is shorter than its partner");
+        return;
+    }
+    dpa_jni_stage *s = stage_take(h);
+    if (!s || !stage_reserve(s, (size_t)nrb * 5 + (size_t)nhb, (size_t)nr + nh + 2 * (size_t)ng,
+                             (size_t)nr + nh, (size_t)nout)) {
+        if (s) stage_give(h, s);
         dpa_jni_throw_oom(env, "dpaccel: staging a PairHMM batch");
         return;
     }
-    uint8_t *p = s.bytes;
+    uint8_t *p = s->bytes;
+    const size_t n = (size_t)nrb;
     (*env)->GetByteArrayRegion(env, rb, 0, nrb, (jbyte *)p);
-    (*env)->GetByteArrayRegion(env, bq, 0, nrb, (jbyte *)(p + (size_t)nrb));
-    (*env)->GetByteArrayRegion(env, iq, 0, nrb, (jbyte *)(p + 2 * (size_t)nrb));
-    (*env)->GetByteArrayRegion(env, dq, 0, nrb, (jbyte *)(p + 3 * (size_t)nrb));
-    (*env)->GetByteArrayRegion(env, gq, 0, nrb, (jbyte *)(p + 4 * (size_t)nrb));
-    (*env)->GetByteArrayRegion(env, hb, 0, nhb, (jbyte *)(p + 5 * (size_t)nrb));
-    int32_t *ri = s.ints, *hi = s.ints + nr, *gri = hi + nh, *ghi = gri + ng;
+    (*env)->GetByteArrayRegion(env, hb, 0, nhb, (jbyte *)(p + 5 * n));
+    int32_t *ri = s->ints, *hi = ri + nr, *gri = hi + nh, *ghi = gri + ng;
     (*env)->GetIntArrayRegion(env, rlen, 0, nr, ri);
     (*env)->GetIntArrayRegion(env, hlen, 0, nh, hi);
     if (ng) {
         (*env)->GetIntArrayRegion(env, greads, 0, ng, gri);
         (*env)->GetIntArrayRegion(env, ghaps, 0, ng, ghi);
     }
-    if ((*env)->ExceptionCheck(env)) { /* a quality array shorter than the bases */
-        staged_free(&s);
+    int bad = 0;
+    const jbyteArray quals[4] = { bq, iq, dq, gq };
+    for (int q = 0; q < 4 && bad >= 0; q++) {
+        const int r = copy_quals_from(env, quals[q], 0, p + (size_t)(q + 1) * n, n);
+        bad = r < 0 ? r : bad | r;
+    }
+    if (bad < 0 || (*env)->ExceptionCheck(env)) {
+        stage_give(h, s);
         return;
     }
-    int64_t *ro = s.offsets, *ho = s.offsets + nr, acc = 0;
-    for (jsize i = 0; i < nr; i++) ro[i] = acc, acc += ri[i] > 0 ? ri[i] : 0;
-    int64_t racc = acc;
-    acc = 0;
-    for (jsize i = 0; i < nh; i++) ho[i] = acc, acc += hi[i] > 0 ? hi[i] : 0;
-    if (racc != nrb || acc != nhb) {
-        staged_free(&s);
+    int64_t *ro = s->offsets, *ho = ro + nr;
+    const int64_t racc = offsets_of(ri, ro, nr), hacc = offsets_of(hi, ho, nh);
+    if ((racc >= 0 && racc != nrb) || (hacc >= 0 && hacc != nhb)) {
+        stage_give(h, s);
         dpa_jni_throw(env, DPA_ERR_INVALID_ARG, "pairhmm: packed lengths do not match the arrays");
         return;
     }
     dpa_pairhmm_batch b = {
-        .num_reads = nr, .read_bases = p, .base_quals = p + (size_t)nrb,
-        .ins_quals = p + 2 * (size_t)nrb, .del_quals = p + 3 * (size_t)nrb,
-        .gcp_quals = p + 4 * (size_t)nrb, .read_offsets = ro, .read_lengths = ri,
-        .num_haps = nh, .hap_bases = p + 5 * (size_t)nrb, .hap_offsets = ho, .hap_lengths = hi,
+        .num_reads = nr, .read_bases = p, .base_quals = p + n, .ins_quals = p + 2 * n,
+        .del_quals = p + 3 * n, .gcp_quals = p + 4 * n, .read_offsets = ro, .read_lengths = ri,
+        .num_haps = nh, .hap_bases = p + 5 * n, .hap_offsets = ho, .hap_lengths = hi,
         .num_groups = ng, .group_num_reads = ng ? gri : NULL, .group_num_haps = ng ? ghi : NULL,
     };
-    dpa_pairhmm_params prm;
-    dpa_pairhmm_params_init(&prm);
-    prm.precision = precision;
-    prm.backend = backend;
-    dpa_pairhmm_stats stats;
-    dpa_status st = dpa_pairhmm_compute(h->ctx, &b, &prm, s.out, nout, &stats);
-    if (st == DPA_OK) {
-        (*env)->SetDoubleArrayRegion(env, out, 0, nout, s.out);
-        if (stats_out) {
-            jlong v[5] = { stats.pairs, stats.cells, stats.double_recomputes, stats.gpu_pairs,
-                           stats.isa };
-            (*env)->SetLongArrayRegion(env, stats_out, 0, 5, v);
-        }
-    }
-    staged_free(&s);
+    /* a quality byte out of range: the engine's full validation names it */
+    dpa_status st = run_and_return(env, h, &b, precision, backend, !bad, s->out, out, nout,
+                                   stats_out);
+    stage_give(h, s);
     dpa_jni_flush_log(env, h);
     if (st != DPA_OK) dpa_jni_throw(env, st, "pairhmm");
+}
+
+/* The GATK binding's region: bytes = [read bases (rbases) | base q | ins | del | gcp | hap
+ * bases (hbases)], lens = [nr read lengths | nh hap lengths], one group. Java has checked
+ * nulls and lengths but not the quality range. Returns 0, or 1 when a quality byte is above
+ * 127 (nothing computed: Java re-runs its checking path to name read, field and position). */
+static jint JNICALL pairhmm_compute_flat(JNIEnv *env, jclass cls, jlong handle,
+                                         jbyteArray bytes, jintArray lens, jint nr, jint nh,
+                                         jint rbases, jint hbases, jint precision, jint backend,
+                                         jdoubleArray out)
+{
+    (void)cls;
+    dpa_jni_ctx *h = (dpa_jni_ctx *)(intptr_t)handle;
+    const jsize nout = (*env)->GetArrayLength(env, out);
+    if (nr < 0 || nh < 0 || rbases < 0 || hbases < 0 ||
+        (int64_t)(*env)->GetArrayLength(env, bytes) < (int64_t)rbases * 5 + hbases ||
+        (int64_t)(*env)->GetArrayLength(env, lens) < (int64_t)nr + nh) {
+        dpa_jni_throw(env, DPA_ERR_INVALID_ARG, "pairhmm (flat): arrays shorter than the counts");
+        return 0;
+    }
+    const size_t n = (size_t)rbases;
+    dpa_jni_stage *s = stage_take(h);
+    if (!s || !stage_reserve(s, n * 5 + (size_t)hbases, (size_t)nr + nh + 2, (size_t)nr + nh,
+                             (size_t)nout)) {
+        if (s) stage_give(h, s);
+        dpa_jni_throw_oom(env, "dpaccel: staging a PairHMM batch");
+        return 0;
+    }
+    uint8_t *p = s->bytes;
+    int32_t *ri = s->ints, *hi = ri + nr, *group = hi + nh;
+    (*env)->GetIntArrayRegion(env, lens, 0, nr + nh, ri);
+    uint8_t *src = (*env)->GetPrimitiveArrayCritical(env, bytes, NULL);
+    if (!src) {
+        stage_give(h, s);
+        return 0;
+    }
+    memcpy(p, src, n);
+    const int bad = copy_quals(p + n, src + n, 4 * n) != 0;
+    memcpy(p + 5 * n, src + 5 * n, (size_t)hbases);
+    (*env)->ReleasePrimitiveArrayCritical(env, bytes, src, JNI_ABORT);
+    if (bad) {
+        stage_give(h, s);
+        return 1;
+    }
+    int64_t *ro = s->offsets, *ho = ro + nr;
+    const int64_t racc = offsets_of(ri, ro, nr), hacc = offsets_of(hi, ho, nh);
+    if ((racc >= 0 && racc != rbases) || (hacc >= 0 && hacc != hbases)) {
+        stage_give(h, s);
+        dpa_jni_throw(env, DPA_ERR_INVALID_ARG, "pairhmm (flat): lengths do not match the counts");
+        return 0;
+    }
+    group[0] = nr;
+    group[1] = nh;
+    dpa_pairhmm_batch b = {
+        .num_reads = nr, .read_bases = p, .base_quals = p + n, .ins_quals = p + 2 * n,
+        .del_quals = p + 3 * n, .gcp_quals = p + 4 * n, .read_offsets = ro, .read_lengths = ri,
+        .num_haps = nh, .hap_bases = p + 5 * n, .hap_offsets = ho, .hap_lengths = hi,
+        .num_groups = 1, .group_num_reads = group, .group_num_haps = group + 1,
+    };
+    dpa_status st = run_and_return(env, h, &b, precision, backend, 1, s->out, out, nout, NULL);
+    stage_give(h, s);
+    dpa_jni_flush_log(env, h);
+    if (st != DPA_OK) dpa_jni_throw(env, st, "pairhmm");
+    return 0;
 }
 
 int dpa_jni_register_pairhmm(JNIEnv *env, jclass natives)
 {
     static const JNINativeMethod methods[] = {
         { "pairhmmCompute", "(J[B[B[B[B[B[I[B[I[I[III[D[J)V", (void *)pairhmm_compute },
+        { "pairhmmComputeFlat", "(J[B[IIIIIII[D)I", (void *)pairhmm_compute_flat },
     };
-    return (*env)->RegisterNatives(env, natives, methods, 1);
+    return (*env)->RegisterNatives(env, natives, methods, sizeof methods / sizeof methods[0]);
 }

@@ -2,9 +2,9 @@
  * jni_util.h — the JNI glue's shared pieces: cached global references (made once in
  * JNI_OnLoad), status -> Java exception, and the handle object behind a Java context.
  *
- * Rules: no JNI call while a critical array is held (we never hold one: inputs are copied
- * out with Get<Type>ArrayRegion); release everything before throwing, then return at once;
- * native worker threads never touch the JVM.
+ * Rules: no JNI call while a critical array is held (one is held only while its bytes are
+ * copied out, never while computing); release everything before throwing, then return at
+ * once; native worker threads never touch the JVM.
  */
 #ifndef DPA_JNI_UTIL_H
 #define DPA_JNI_UTIL_H
@@ -16,12 +16,21 @@
 
 #define DPA_JNI_LOG_SLOTS 8
 
+/* Native copies of one call's arrays, reused across calls (grown only) so a call neither
+ * mallocs nor page-faults fresh memory. */
+typedef struct dpa_jni_stage {
+    struct dpa_jni_stage *next;
+    void *bytes, *ints, *offsets, *out;
+    size_t bytes_cap, ints_cap, offsets_cap, out_cap;
+} dpa_jni_stage;
+
 /* What a Java context handle (a jlong) points at. Log messages from the library (which may
  * come from native worker threads) are queued here and handed to Java on the calling
  * thread when the call returns. */
 typedef struct dpa_jni_ctx {
     dpa_context *ctx;
-    pthread_mutex_t log_lock;
+    pthread_mutex_t log_lock;  /* also guards stage_free */
+    dpa_jni_stage *stage_free; /* idle stagings: one per concurrent PairHMM caller at most */
     int log_count;
     int log_levels[DPA_JNI_LOG_SLOTS];
     char log_msgs[DPA_JNI_LOG_SLOTS][512];
@@ -45,6 +54,8 @@ void dpa_jni_flush_log(JNIEnv *env, dpa_jni_ctx *h);
 void dpa_jni_log_sink(void *user, dpa_log_level level, const char *message);
 
 int dpa_jni_register_pairhmm(JNIEnv *env, jclass natives);
+/* Frees the context's idle PairHMM stagings (at context destruction). */
+void dpa_jni_stage_free_all(dpa_jni_ctx *h);
 int dpa_jni_register_context(JNIEnv *env, jclass natives);
 int dpa_jni_register_sw(JNIEnv *env, jclass natives);
 

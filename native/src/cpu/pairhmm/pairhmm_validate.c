@@ -10,6 +10,7 @@
 
 #include "common/status.h"
 #include "cpu/pairhmm/pairhmm.h"
+#include "cpu/pairhmm/pairhmm_validate.h"
 
 #define REQUIRE_PTR(p, name)                                                               \
     do {                                                                                   \
@@ -91,7 +92,7 @@ DPA_API dpa_status dpa_pairhmm_result_count(const dpa_pairhmm_batch *b, int64_t 
     return DPA_OK;
 }
 
-DPA_API dpa_status dpa_pairhmm_validate(const dpa_pairhmm_batch *b)
+dpa_status dpa_pairhmm_validate_shape(const dpa_pairhmm_batch *b)
 {
     int64_t count;
     dpa_status st = dpa_pairhmm_result_count(b, &count);
@@ -110,16 +111,24 @@ DPA_API dpa_status dpa_pairhmm_validate(const dpa_pairhmm_batch *b)
         REQUIRE_PTR(b->hap_offsets, "hap_offsets");
         REQUIRE_PTR(b->hap_lengths, "hap_lengths");
     }
+    for (int32_t i = 0; i < b->num_reads; i++)
+        if ((st = check_seq("read", i, b->read_offsets[i], b->read_lengths[i]))) return st;
+    for (int32_t i = 0; i < b->num_haps; i++)
+        if ((st = check_seq("hap", i, b->hap_offsets[i], b->hap_lengths[i]))) return st;
+    return DPA_OK;
+}
+
+DPA_API dpa_status dpa_pairhmm_validate(const dpa_pairhmm_batch *b)
+{
+    dpa_status st = dpa_pairhmm_validate_shape(b);
+    if (st) return st;
     for (int32_t i = 0; i < b->num_reads; i++) {
         const int64_t off = b->read_offsets[i];
         const int32_t len = b->read_lengths[i];
-        if ((st = check_seq("read", i, off, len))) return st;
         if ((st = check_quals("base_quals", i, b->base_quals + off, len))) return st;
         if ((st = check_quals("ins_quals", i, b->ins_quals + off, len))) return st;
         if ((st = check_quals("del_quals", i, b->del_quals + off, len))) return st;
         if ((st = check_quals("gcp_quals", i, b->gcp_quals + off, len))) return st;
     }
-    for (int32_t i = 0; i < b->num_haps; i++)
-        if ((st = check_seq("hap", i, b->hap_offsets[i], b->hap_lengths[i]))) return st;
     return DPA_OK;
 }

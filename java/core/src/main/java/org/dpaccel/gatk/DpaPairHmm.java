@@ -12,6 +12,7 @@ import org.broadinstitute.gatk.nativebindings.pairhmm.PairHMMNativeBinding;
 import org.broadinstitute.gatk.nativebindings.pairhmm.ReadDataHolder;
 import org.dpaccel.Config;
 import org.dpaccel.DpaContext;
+import org.dpaccel.internal.Natives;
 import org.dpaccel.pairhmm.PairHmm;
 import org.dpaccel.pairhmm.PairHmmBatch;
 import org.dpaccel.pairhmm.Precision;
@@ -33,6 +34,7 @@ public class DpaPairHmm implements PairHMMNativeBinding {
     private DpaContext ctx;
     private Precision precision = Precision.FLOAT_THEN_DOUBLE;
     private final AtomicLong instanceCalls = new AtomicLong();
+    private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
 
     /** computeLikelihoods calls that reached dpaccel in this JVM (for checks that it is in use). */
     public static long callCount() {
@@ -89,6 +91,85 @@ public class DpaPairHmm implements PairHMMNativeBinding {
             throw new IllegalArgumentException("likelihoodArray has length " + likelihoodArray.length + " but "
                 + readDataArray.length + " reads x " + haplotypeDataArray.length + " haplotypes need " + expected);
         }
+        if (expected == 0) {
+            computeChecked(c, p, readDataArray, haplotypeDataArray, likelihoodArray); // validates only
+            return;
+        }
+        if (!computeFast(c, p, readDataArray, haplotypeDataArray, likelihoodArray)) {
+            computeChecked(c, p, readDataArray, haplotypeDataArray, likelihoodArray);
+        }
+        CALLS.incrementAndGet();
+        instanceCalls.incrementAndGet();
+    }
+
+    /**
+     * The per-region path: every array copied once into this thread's reusable buffer and
+     * handed over in one JNI call, which checks the qualities while copying them out. Returns
+     * false (nothing computed) on any input this path does not accept as is: a null, an empty
+     * or too long sequence, mismatched lengths, an oversized region, a quality above 127.
+     * {@link #computeChecked} then throws the exception naming index and field.
+     */
+    private boolean computeFast(DpaContext c, Precision p, ReadDataHolder[] reads, HaplotypeDataHolder[] haps,
+        double[] out) {
+        final int nr = reads.length, nh = haps.length;
+        long rb = 0, hb = 0;
+        for (ReadDataHolder rd : reads) {
+            if (rd == null || rd.readBases == null || rd.readQuals == null || rd.insertionGOP == null
+                || rd.deletionGOP == null || rd.overallGCP == null) {
+                return false;
+            }
+            int n = rd.readBases.length;
+            if (n < 1 || n > PairHmmBatch.MAX_LENGTH || rd.readQuals.length != n || rd.insertionGOP.length != n
+                || rd.deletionGOP.length != n || rd.overallGCP.length != n) {
+                return false;
+            }
+            rb += n;
+        }
+        for (HaplotypeDataHolder hd : haps) {
+            if (hd == null || hd.haplotypeBases == null) {
+                return false;
+            }
+            int n = hd.haplotypeBases.length;
+            if (n < 1 || n > PairHmmBatch.MAX_LENGTH) {
+                return false;
+            }
+            hb += n;
+        }
+        if (5 * rb + hb > Integer.MAX_VALUE - 16) {
+            return false;
+        }
+        final int r = (int) rb, total = (int) (5 * rb + hb);
+        Scratch s = scratch.get();
+        byte[] buf = s.bytes(total);
+        int[] lens = s.ints(nr + nh);
+        int pos = 0;
+        for (int i = 0; i < nr; i++) {
+            ReadDataHolder rd = reads[i];
+            int n = rd.readBases.length;
+            System.arraycopy(rd.readBases, 0, buf, pos, n);
+            System.arraycopy(rd.readQuals, 0, buf, r + pos, n);
+            System.arraycopy(rd.insertionGOP, 0, buf, 2 * r + pos, n);
+            System.arraycopy(rd.deletionGOP, 0, buf, 3 * r + pos, n);
+            System.arraycopy(rd.overallGCP, 0, buf, 4 * r + pos, n);
+            lens[i] = n;
+            pos += n;
+        }
+        pos = 5 * r;
+        for (int k = 0; k < nh; k++) {
+            byte[] h = haps[k].haplotypeBases;
+            System.arraycopy(h, 0, buf, pos, h.length);
+            lens[nr + k] = h.length;
+            pos += h.length;
+        }
+        final int hbases = (int) hb;
+        int status = c.withHandle(hd -> Natives.pairhmmComputeFlat(hd, buf, lens, nr, nh, r, hbases,
+            p.ordinal(), -1, out));
+        return status == 0;
+    }
+
+    /** Validates and packs through {@link PairHmmBatch} (exceptions name index and field). */
+    private static void computeChecked(DpaContext c, Precision p, ReadDataHolder[] readDataArray,
+        HaplotypeDataHolder[] haplotypeDataArray, double[] likelihoodArray) {
         long readBases = 0, hapBases = 0;
         for (ReadDataHolder rd : readDataArray) {
             readBases += rd != null && rd.readBases != null ? rd.readBases.length : 0;
@@ -113,12 +194,34 @@ public class DpaPairHmm implements PairHMMNativeBinding {
             b.addHaplotype(hd.haplotypeBases);
         }
         PairHmmBatch batch = b.build();
-        if (batch.resultCount() == 0) {
-            return;
+        if (batch.resultCount() > 0) {
+            PairHmm.compute(c, batch, p, null, likelihoodArray);
         }
-        PairHmm.compute(c, batch, p, null, likelihoodArray);
-        CALLS.incrementAndGet();
-        instanceCalls.incrementAndGet();
+    }
+
+    /** A calling thread's packing buffers, grown only (kept up to KEEP bytes). */
+    private static final class Scratch {
+        private static final int KEEP = 64 << 20;
+        private byte[] bytes = new byte[0];
+        private int[] ints = new int[0];
+
+        byte[] bytes(int n) {
+            if (n <= bytes.length) {
+                return bytes;
+            }
+            byte[] b = new byte[Math.max(n, (int) Math.min(Integer.MAX_VALUE - 16, 2L * bytes.length))];
+            if (b.length <= KEEP) {
+                bytes = b;
+            }
+            return b;
+        }
+
+        int[] ints(int n) {
+            if (n > ints.length) {
+                ints = new int[Math.max(n, 2 * ints.length)];
+            }
+            return ints;
+        }
     }
 
     @Override

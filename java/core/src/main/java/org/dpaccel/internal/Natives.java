@@ -32,6 +32,15 @@ public final class Natives {
         double[] out, long[] stats);
 
     /**
+     * One GATK region packed into one array: bytes = [read bases (readBases of them) | base
+     * quals | ins | del | gcp | haplotype bases (hapBases)], lens = [read lengths | haplotype
+     * lengths]; nulls and lengths checked by the caller, qualities checked here. Returns 0, or 1
+     * when a quality is above 127 (nothing computed: the caller reports it).
+     */
+    public static native int pairhmmComputeFlat(long handle, byte[] bytes, int[] lens, int reads,
+        int haplotypes, int readBases, int hapBases, int precision, int backend, double[] out);
+
+    /**
      * Arrays as packed by {@link org.dpaccel.sw.SwBatch}; params: match, mismatch, gapOpen,
      * gapExtend, overhang, backend; cigars: packed CIGAR bytes out (capacity from SwBatch);
      * stats: pairs, cells, exactMatches, cigarBytes, isa.
