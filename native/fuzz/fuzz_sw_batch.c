@@ -75,6 +75,7 @@ static dpa_context *context(int which)
         dpa_options_init(&o);
         o.num_threads = 2;
         o.backend = DPA_BACKEND_CPU;
+        o.gpu_disable = 1; /* the CPU kernels are what is fuzzed here */
         o.cpu_disable = disable[which];
         if (dpa_context_create(&o, &ctx[which]) != DPA_OK) abort();
     }

@@ -181,8 +181,10 @@ TEST(ReliabilityConcurrency, MixedCallsOnOneContextMatchSoloRuns)
                     SwResult got;
                     const dpa_status st = got.run(ctx, sw[kind - 2], backend);
                     if (backend == DPA_BACKEND_GPU) {
-                        if (st != DPA_ERR_UNSUPPORTED)
-                            fail(t, std::string("sw forced GPU: ") + dpa_status_name(st));
+                        // no GPU here: NO_DEVICE once SW has a CUDA kernel, UNSUPPORTED before
+                        if ((st != DPA_ERR_NO_DEVICE && st != DPA_ERR_UNSUPPORTED) ||
+                            !std::strstr(dpa_last_error(), "gpu"))
+                            fail(t, std::string("sw forced GPU: ") + dpa_status_name(st) + " " + dpa_last_error());
                     } else if (st != DPA_OK) {
                         fail(t, std::string("sw: ") + dpa_last_error());
                     } else if (!(got == want_sw[kind - 2])) {
