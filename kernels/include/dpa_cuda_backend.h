@@ -8,7 +8,7 @@
  * Rules for the backend:
  *   - never prints, exits or aborts; errors are returned as dpa_status with a message in
  *     err (NUL-terminated, truncated to err_len);
- *   - every entry point is thread-safe; concurrent pairhmm calls on one device run on
+ *   - every entry point is thread-safe; concurrent pairhmm / sw calls on one device run on
  *     different pooled streams;
  *   - no cudaMalloc on the hot path: buffers are pooled per stream for the life of the
  *     backend object and grown only when a larger batch arrives;
@@ -28,7 +28,8 @@
 extern "C" {
 #endif
 
-#define DPA_CUDA_ABI_VERSION 1
+/* 2: the sw entry (Smith-Waterman) was appended. */
+#define DPA_CUDA_ABI_VERSION 2
 #define DPA_CUDA_GET_OPS_SYMBOL "dpa_cuda_get_ops"
 
 typedef struct dpa_cuda_backend dpa_cuda_backend;
@@ -36,8 +37,8 @@ typedef struct dpa_cuda_backend dpa_cuda_backend;
 /* Test-only fault kinds for inject_fault (reliability tests). */
 typedef enum dpa_cuda_fault {
     DPA_CUDA_FAULT_NONE = 0,
-    DPA_CUDA_FAULT_OOM = 1,    /* next pairhmm call on the device fails as out of memory */
-    DPA_CUDA_FAULT_STICKY = 2  /* next pairhmm call fails as a sticky error: device retired */
+    DPA_CUDA_FAULT_OOM = 1,    /* next pairhmm or sw call on the device fails as out of memory */
+    DPA_CUDA_FAULT_STICKY = 2  /* next pairhmm or sw call fails as a sticky error: device retired */
 } dpa_cuda_fault;
 
 typedef struct dpa_cuda_ops {
@@ -61,8 +62,20 @@ typedef struct dpa_cuda_ops {
                           int64_t n, int32_t precision, double *out,
                           int64_t *double_recomputes, char *err, size_t err_len);
 
-    /* Test-only switch: arms a fault for the next pairhmm call on device. */
+    /* Test-only switch: arms a fault for the next pairhmm or sw call on device. */
     dpa_status (*inject_fault)(dpa_cuda_backend *backend, int32_t device, int32_t fault);
+
+    /* Smith-Waterman (GATK semantics, docs/sw.md, docs/sw-cuda.md) of the pairs
+     * pairs[0..n) of a batch that passed dpa_sw_validate(), on one device. For each pair p,
+     * writes its CIGAR text at cigars + slots[p] (at most 2 * (ref_len + alt_len) bytes),
+     * its length in cigar_lengths[p] and the alignment offset in alignment_offsets[p];
+     * byte-identical to the CPU kernels. *exact_matches is set to the pairs answered by the
+     * exact-substring shortcut. Splits internally into chunks of the device budget. On an
+     * error the outputs are partly written: the caller recomputes the pairs. */
+    dpa_status (*sw)(dpa_cuda_backend *backend, int32_t device, const dpa_sw_batch *batch,
+                     const dpa_sw_params *params, const int32_t *pairs, int64_t n, char *cigars,
+                     const int64_t *slots, int32_t *cigar_lengths, int32_t *alignment_offsets,
+                     int64_t *exact_matches, char *err, size_t err_len);
 } dpa_cuda_ops;
 
 typedef const dpa_cuda_ops *(*dpa_cuda_get_ops_fn)(void);

@@ -2,7 +2,7 @@
  * backend.cu — libdpaccel_cuda.so's one export, dpa_cuda_get_ops(), and the ops table
  * behind it (kernels/include/dpa_cuda_backend.h): open/close, device queries, the PairHMM
  * entry point (argument checks, fault injection, retirement after a sticky error) and
- * the test-only fault switch.
+ * the test-only fault switch, and the Smith-Waterman entry point (sw_launch.cu).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 
 #include "backend_internal.h"
 #include "pairhmm_cuda.h"
+#include "sw_cuda.h"
 
 /* Calls of at most this many pairs prefer the small slots. */
 #define DPA_LAT_SMALL_CALL 2048
@@ -176,6 +177,74 @@ cleanup:
     return status;
 }
 
+/* The armed test fault of device d, consumed by whichever call comes first. */
+static dpa_status take_fault(dpa_cuda_dev *d, int32_t device, const char *what, char *err,
+                             size_t err_len)
+{
+    switch (__atomic_exchange_n(&d->fault, DPA_CUDA_FAULT_NONE, __ATOMIC_ACQ_REL)) {
+    case DPA_CUDA_FAULT_OOM:
+        if (err && err_len)
+            snprintf(err, err_len, "CUDA device %d: out of memory in %s (cudaErrorMemoryAllocation, "
+                     "injected for testing)", device, what);
+        return DPA_ERR_OUT_OF_MEMORY;
+    case DPA_CUDA_FAULT_STICKY:
+        dpa_cuda_retire(d);
+        if (err && err_len)
+            snprintf(err, err_len, "CUDA device %d: sticky error in %s (cudaErrorIllegalAddress, "
+                     "injected for testing); device retired", device, what);
+        return DPA_ERR_DEVICE;
+    default:
+        return DPA_OK;
+    }
+}
+
+static dpa_status be_sw(dpa_cuda_backend *b, int32_t device, const dpa_sw_batch *batch,
+                        const dpa_sw_params *params, const int32_t *pairs, int64_t n,
+                        char *cigars, const int64_t *slots, int32_t *cigar_lengths,
+                        int32_t *alignment_offsets, int64_t *exact_matches, char *err,
+                        size_t err_len)
+{
+    dpa_status status = DPA_OK;
+    dpa_cuda_err ce = { err, err_len, 0 };
+    dpa_cuda_dev *d;
+    dpa_cuda_slot *s = NULL;
+    if (!b || !batch || !params || !exact_matches ||
+        (n > 0 && (!pairs || !cigars || !slots || !cigar_lengths || !alignment_offsets))) {
+        put_err(err, err_len, "dpa_cuda sw: NULL argument");
+        return DPA_ERR_NULL_ARG;
+    }
+    *exact_matches = 0;
+    if (device < 0 || device >= b->ndev) {
+        if (err && err_len)
+            snprintf(err, err_len, "dpa_cuda sw: device %d out of range [0, %d)", device, b->ndev);
+        return DPA_ERR_INVALID_ARG;
+    }
+    if (params->overhang < DPA_SW_OVERHANG_SOFTCLIP || params->overhang > DPA_SW_OVERHANG_IGNORE) {
+        put_err(err, err_len, "dpa_cuda sw: overhang must be 0..3");
+        return DPA_ERR_INVALID_ARG;
+    }
+    d = &b->devs[device];
+    if (!__atomic_load_n(&d->usable, __ATOMIC_ACQUIRE)) {
+        if (err && err_len)
+            snprintf(err, err_len, "CUDA device %d was retired after a sticky error", device);
+        return DPA_ERR_DEVICE;
+    }
+    if ((status = take_fault(d, device, "sw", err, err_len)) != DPA_OK) return status;
+    if (n == 0) return DPA_OK;
+    s = dpa_cuda_slot_acquire(d, 1);
+    status = dpa_cuda_sw_run(b, d, s, batch, params, pairs, n, cigars, slots, cigar_lengths,
+                             alignment_offsets, exact_matches, &ce);
+    if (status != DPA_OK) {
+        /* leave the stream idle for the next user; a sticky error retires the device */
+        cudaError_t e = cudaStreamSynchronize(s->stream);
+        if (e != cudaSuccess && dpa_cuda_is_sticky(e)) ce.sticky = 1;
+        if (!ce.sticky) (void)cudaGetLastError();
+    }
+    if (ce.sticky) dpa_cuda_retire(d);
+    dpa_cuda_slot_release(d, s);
+    return status;
+}
+
 static dpa_status be_inject_fault(dpa_cuda_backend *b, int32_t device, int32_t fault)
 {
     if (!b) return DPA_ERR_NULL_ARG;
@@ -187,7 +256,7 @@ static dpa_status be_inject_fault(dpa_cuda_backend *b, int32_t device, int32_t f
 
 static const dpa_cuda_ops ops = {
     DPA_CUDA_ABI_VERSION, sizeof(dpa_cuda_ops), be_open, be_close, be_device_count,
-    be_device_info, be_pairhmm, be_inject_fault,
+    be_device_info, be_pairhmm, be_inject_fault, be_sw,
 };
 
 extern "C" __attribute__((visibility("default"))) const dpa_cuda_ops *dpa_cuda_get_ops(void)

@@ -241,9 +241,11 @@ typedef struct dpa_sw_params {
     int32_t gap_open;    /* .gapOpenPenalty (usually negative)   */
     int32_t gap_extend;  /* .gapExtendPenalty (usually negative) */
     int32_t overhang;    /* dpa_sw_overhang */
-    int32_t backend;     /* dpa_backend for this call; -1 = the context's. Smith-Waterman runs
-                            on the CPU only for now: an explicit DPA_BACKEND_GPU is
-                            DPA_ERR_UNSUPPORTED; a context-wide GPU/AUTO/HYBRID runs on the CPU. */
+    int32_t backend;     /* dpa_backend for this call; -1 = the context's. GPU: every pair on
+                            the GPUs (DPA_ERR_NO_DEVICE when none is usable); AUTO: the GPUs
+                            only for batches large enough to win (docs/sw-cuda.md); HYBRID:
+                            GPUs and CPU threads share the batch. Results are byte-identical
+                            on every backend; a GPU error recomputes on the CPU (one warning). */
 } dpa_sw_params;
 
 typedef struct dpa_sw_output {
@@ -259,7 +261,8 @@ typedef struct dpa_sw_stats {
     int64_t cells;          /* sum of ref_len * alt_len */
     int64_t exact_matches;  /* pairs answered by the exact-substring shortcut */
     int64_t cigar_bytes;    /* total length of the packed CIGARs */
-    int32_t isa;            /* dpa_isa used */
+    int32_t isa;            /* dpa_isa of the CPU kernel */
+    int64_t gpu_pairs;      /* pairs aligned on a GPU */
 } dpa_sw_stats;
 
 /* GATK's haplotype-to-reference parameters (200, -150, -260, -11), SOFTCLIP, backend -1. */

@@ -1,18 +1,26 @@
 /*
- * sw_run.c — dpa_sw_compute: validate, sort the pairs by cells, run them on the context's
- * thread pool, pack the CIGARs in pair order.
+ * sw_run.c — dpa_sw_compute: validate, sort the pairs by cells, pick a backend, run them on
+ * the context's thread pool and/or the GPUs, pack the CIGARs in pair order.
  *
  * Each pair writes its CIGAR into a private slot of the caller's buffer (at the prefix sum
- * of dpa_sw_cigar_max), so workers never coordinate; afterwards one forward pass packs the
- * CIGARs (a CIGAR never starts after its slot, so memmove forward is safe).
+ * of dpa_sw_cigar_max), so workers and devices never coordinate; afterwards one forward pass
+ * packs the CIGARs (a CIGAR never starts after its slot, so memmove forward is safe).
  *
- * Memory: a pair needs ref_len * alt_len traceback bytes. Pairs above BIG_CELLS run one at a
- * time on the calling thread (at most DPA_SW_MAX_CELLS bytes at once); the rest run in
- * chunks on the pool, each worker holding at most BIG_CELLS bytes of scratch.
+ * Memory: a pair needs ref_len * alt_len traceback bytes on the CPU. Pairs above BIG_CELLS
+ * run one at a time on the calling thread (at most DPA_SW_MAX_CELLS bytes at once); the rest
+ * run in chunks on the pool, each worker holding at most BIG_CELLS bytes of scratch.
  *
- * Kernel choice: dpa_sw_select() on the context's allowed ISA mask: AVX-512, else AVX2, else
- * scalar (sw_avx512.c / sw_avx2.c, byte-identical results); a CUDA kernel would drop in behind
- * dpa_sw_ops as PairHMM's does.
+ * Backends (docs/sw-cuda.md): the sorted pairs are cut into chunks of ~equal cells and put in
+ * one two-ended queue, most expensive first. GPU feeders (SW_GPU_FEEDERS per device, each a
+ * job of the pool, so their host packing and copies overlap the other feeders' kernels) take
+ * units of many chunks from the head and call the CUDA backend's sw entry; in HYBRID, CPU
+ * workers take single chunks from the tail (never a big pair). A GPU failure logs one warning
+ * per context, stops that feeder and queues its unit for the CPU; whatever is left at the end
+ * runs on the CPU with the same kernels as CPU-only, so results never depend on the backend.
+ * AUTO picks the GPU only when gpu_seconds() beats cpu_seconds() for the whole batch.
+ *
+ * Kernel choice on the CPU: dpa_sw_select() on the context's allowed ISA mask: AVX-512, else
+ * AVX2, else scalar (byte-identical results).
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -24,6 +32,9 @@
 #include "engine/context.h"
 
 #define BIG_CELLS ((int64_t)1 << 26)
+#define MAX_GPUS 64
+/* Concurrent sw calls per device: one per big slot of the CUDA pool (device_pool.cu). */
+#define SW_GPU_FEEDERS 4
 
 typedef struct keyed { int64_t cells; int32_t pair; } keyed;
 
@@ -34,23 +45,33 @@ static int cmp_desc(const void *a, const void *b)
     return x->pair < y->pair ? -1 : x->pair > y->pair;
 }
 
-typedef struct chunk { int64_t first, count; } chunk;
+typedef struct chunk { int64_t first, count, cells; int big; } chunk;
 
 typedef struct run {
+    dpa_context *ctx;
     const dpa_sw_ops *ops;
     const dpa_sw_batch *batch;
     const dpa_sw_params *params;
     const dpa_sw_out *out;
     const int32_t *pairs;
     const chunk *chunks;
-    atomic_llong exact;
-    atomic_int status; /* first error */
+    /* queue of chunks [head, tail): GPUs take from the head, CPU workers from the tail */
+    pthread_mutex_t lock;
+    int64_t head, tail;
+    int64_t gpu_unit_cells;
+    int64_t *left;     /* chunks the GPUs gave back (failures), then the CPU pass's list */
+    int64_t nleft;
+    const int32_t *devices;
+    int32_t nfeeders;  /* jobs [0, nfeeders) feed GPUs, the rest are CPU workers */
+    atomic_llong exact, gpu_pairs;
+    atomic_int status; /* first CPU error */
 } run;
 
-static void run_chunk(run *R, int64_t first, int64_t count)
+static void run_chunk(run *R, int64_t c)
 {
     int64_t exact = 0;
-    dpa_status st = R->ops->compute(R->batch, R->params, R->pairs + first, count, R->out, &exact);
+    dpa_status st = R->ops->compute(R->batch, R->params, R->pairs + R->chunks[c].first,
+                                    R->chunks[c].count, R->out, &exact);
     atomic_fetch_add(&R->exact, exact);
     if (st != DPA_OK) {
         int expected = DPA_OK;
@@ -58,10 +79,102 @@ static void run_chunk(run *R, int64_t first, int64_t count)
     }
 }
 
-static void chunk_job(void *arg, int64_t index)
+static void left_job(void *arg, int64_t index)
 {
     run *R = arg;
-    run_chunk(R, R->chunks[index].first, R->chunks[index].count);
+    run_chunk(R, R->left[index]);
+}
+
+/* Cost model for AUTO (docs/sw-cuda.md, measured on the reference machines; only needs to be
+ * right within ~2x, far from the crossover it does not matter). CPU: cells per second per
+ * thread of the SIMD kernels (docs/sw-simd.md). GPU: a fixed price per call (launch, copies,
+ * synchronisation), host packing per pair, then the kernel's rate. */
+static double cpu_seconds(int64_t cells, int32_t threads, dpa_isa isa)
+{
+    const double rate = isa == DPA_ISA_AVX512 ? 5.0e9 : isa == DPA_ISA_AVX2 ? 2.4e9 : 0.4e9;
+    return (double)cells / (rate * (threads > 0 ? threads : 1));
+}
+
+static double gpu_seconds(int64_t cells, int64_t pairs, int32_t devices)
+{
+    return 300e-6 + (double)pairs * 0.2e-6 + (double)cells / (0.5e12 * devices);
+}
+
+static void gpu_feeder(run *R, int32_t device)
+{
+    dpa_cuda *cuda = &R->ctx->cuda;
+    for (;;) {
+        pthread_mutex_lock(&R->lock);
+        int64_t first = R->head, last = R->head, cells = 0;
+        while (last < R->tail && cells < R->gpu_unit_cells) cells += R->chunks[last++].cells;
+        R->head = last;
+        pthread_mutex_unlock(&R->lock);
+        if (first == last) return;
+
+        const int64_t t0 = R->chunks[first].first;
+        const int64_t nt = R->chunks[last - 1].first + R->chunks[last - 1].count - t0;
+        int64_t exact = 0;
+        char err[400] = "";
+        dpa_status st = cuda->ops->sw(cuda->backend, device, R->batch, R->params, R->pairs + t0,
+                                      nt, R->out->cigars, R->out->slots, R->out->cigar_lengths,
+                                      R->out->alignment_offsets, &exact, err, sizeof err);
+        if (st == DPA_OK) {
+            atomic_fetch_add(&R->exact, exact);
+            atomic_fetch_add(&R->gpu_pairs, nt);
+            continue;
+        }
+        /* Faults degrade, never crash: the unit goes back to the CPU, identically. */
+        if (__atomic_exchange_n(&R->ctx->warned_gpu_fallback, 1, __ATOMIC_ACQ_REL) == 0)
+            dpa_log(R->ctx, DPA_LOG_WARN,
+                    "GPU %d failed in Smith-Waterman (%s: %s); recomputing on the CPU (logged "
+                    "once per context)", device, dpa_status_name(st), err);
+        pthread_mutex_lock(&R->lock);
+        for (int64_t c = first; c < last; c++) R->left[R->nleft++] = c;
+        pthread_mutex_unlock(&R->lock);
+        return;
+    }
+}
+
+static void cpu_worker(run *R)
+{
+    for (;;) {
+        int64_t c = -1;
+        pthread_mutex_lock(&R->lock);
+        if (R->tail > R->head && !R->chunks[R->tail - 1].big) c = --R->tail;
+        pthread_mutex_unlock(&R->lock);
+        if (c < 0 || atomic_load(&R->status) != DPA_OK) return;
+        run_chunk(R, c);
+    }
+}
+
+static void mixed_job(void *arg, int64_t index)
+{
+    run *R = arg;
+    if (index < R->nfeeders)
+        gpu_feeder(R, R->devices[index % (R->nfeeders / SW_GPU_FEEDERS)]);
+    else
+        cpu_worker(R);
+}
+
+/* Runs the chunks in R->left[0..nleft) on the CPU: big pairs one at a time on this thread,
+ * the rest on the pool. */
+static void cpu_pass(run *R)
+{
+    int64_t nsmall = 0;
+    for (int64_t k = 0; k < R->nleft; k++) {
+        const int64_t c = R->left[k];
+        if (R->chunks[c].big) {
+            if (atomic_load(&R->status) == DPA_OK) run_chunk(R, c);
+        } else {
+            R->left[nsmall++] = c;
+        }
+    }
+    R->nleft = nsmall;
+    if (nsmall == 0 || atomic_load(&R->status) != DPA_OK) return;
+    if (nsmall == 1)
+        left_job(R, 0);
+    else
+        dpa_pool_run(R->ctx->pool, nsmall, left_job, R);
 }
 
 DPA_API void dpa_sw_params_init(dpa_sw_params *p)
@@ -87,9 +200,6 @@ DPA_API dpa_status dpa_sw_compute(dpa_context *ctx, const dpa_sw_batch *batch,
     }
     dpa_status st = dpa_sw_validate(batch, params);
     if (st) return st;
-    if (params->backend == DPA_BACKEND_GPU)
-        return dpa_fail(DPA_ERR_UNSUPPORTED,
-                        "sw: backend gpu requested, but Smith-Waterman has CPU kernels only");
     int64_t capacity;
     if ((st = dpa_sw_cigar_capacity(batch, &capacity))) return st;
     const int32_t n = batch->num_pairs;
@@ -113,12 +223,21 @@ DPA_API dpa_status dpa_sw_compute(dpa_context *ctx, const dpa_sw_batch *batch,
         memset(stats, 0, sizeof *stats);
         stats->isa = ops.isa;
     }
+    /* backend for this call */
+    dpa_backend backend = params->backend >= 0 ? (dpa_backend)params->backend : ctx->cfg.backend;
+    int32_t devices[MAX_GPUS];
+    int32_t ndev = ctx->cuda.devices > 0 ? dpa_cuda_usable_devices(&ctx->cuda, devices, MAX_GPUS) : 0;
+    if (backend == DPA_BACKEND_GPU && ndev == 0)
+        return dpa_fail(DPA_ERR_NO_DEVICE, "sw: backend gpu requested but %s",
+                        ctx->cuda.devices > 0 ? "every GPU was retired after a fault"
+                                              : ctx->cuda.reason);
     if (n == 0) return DPA_OK;
 
     keyed *k = malloc(sizeof *k * (size_t)n);
     int32_t *pairs = malloc(sizeof *pairs * (size_t)n);
     chunk *chunks = malloc(sizeof *chunks * (size_t)n);
-    if (!k || !pairs || !chunks) {
+    int64_t *left = malloc(sizeof *left * (size_t)n);
+    if (!k || !pairs || !chunks || !left) {
         st = dpa_fail(DPA_ERR_OUT_OF_MEMORY, "sw: out of memory for %d pairs", n);
         goto cleanup;
     }
@@ -133,46 +252,62 @@ DPA_API dpa_status dpa_sw_compute(dpa_context *ctx, const dpa_sw_batch *batch,
         cells += k[i].cells;
     }
     qsort(k, (size_t)n, sizeof *k, cmp_desc);
-    int32_t nbig = 0;
-    for (int32_t i = 0; i < n; i++) {
-        pairs[i] = k[i].pair;
-        if (k[i].cells > BIG_CELLS) nbig++;
+    for (int32_t i = 0; i < n; i++) pairs[i] = k[i].pair;
+
+    if (backend == DPA_BACKEND_AUTO)
+        backend = ndev > 0 && gpu_seconds(cells, n, ndev) <
+                                  cpu_seconds(cells, ctx->cfg.threads, ops.isa)
+                      ? DPA_BACKEND_GPU : DPA_BACKEND_CPU;
+    if (backend == DPA_BACKEND_CPU || (backend == DPA_BACKEND_HYBRID && ndev == 0)) ndev = 0;
+
+    /* chunks of ~equal cells, most expensive first; a big pair is a chunk of its own */
+    int64_t target = cells / ((int64_t)ctx->cfg.threads * 8);
+    if (target < 100000) target = 100000;
+    int64_t nchunks = 0;
+    for (int32_t i = 0; i < n;) {
+        chunk *c = &chunks[nchunks++];
+        c->first = i;
+        c->cells = 0;
+        c->big = k[i].cells > BIG_CELLS;
+        if (c->big) {
+            c->cells = k[i++].cells;
+        } else {
+            while (i < n && c->cells < target) c->cells += k[i++].cells;
+        }
+        c->count = i - c->first;
     }
 
     const dpa_sw_out out = { output->cigars, slots, output->cigar_lengths,
                              output->alignment_offsets };
     run R;
+    memset(&R, 0, sizeof R);
+    R.ctx = ctx;
     R.ops = &ops;
     R.batch = batch;
     R.params = params;
     R.out = &out;
     R.pairs = pairs;
     R.chunks = chunks;
+    R.left = left;
+    R.devices = devices;
+    R.head = 0;
+    R.tail = nchunks;
     atomic_init(&R.exact, 0);
+    atomic_init(&R.gpu_pairs, 0);
     atomic_init(&R.status, DPA_OK);
-
-    /* big pairs, one at a time on this thread, each parallel-free but memory-bounded */
-    for (int32_t i = 0; i < nbig && atomic_load(&R.status) == DPA_OK; i++) run_chunk(&R, i, 1);
-
-    /* the rest: chunks of ~equal cells, most expensive first (dynamic scheduling) */
-    int64_t rest_cells = 0;
-    for (int32_t i = nbig; i < n; i++) rest_cells += k[i].cells;
-    int64_t target = rest_cells / ((int64_t)ctx->cfg.threads * 8);
-    if (target < 100000) target = 100000;
-    int64_t nchunks = 0;
-    for (int32_t i = nbig; i < n;) {
-        int64_t start = i, c = 0;
-        while (i < n && c < target) c += k[i++].cells;
-        chunks[nchunks].first = start;
-        chunks[nchunks].count = i - start;
-        nchunks++;
+    if (ndev > 0) {
+        const int hybrid = backend == DPA_BACKEND_HYBRID;
+        R.nfeeders = ndev * SW_GPU_FEEDERS;
+        /* GPU-only: two units per feeder; HYBRID: smaller units so the CPU's share adapts */
+        R.gpu_unit_cells = cells / ((int64_t)R.nfeeders * (hybrid ? 8 : 2)) + 1;
+        if (R.gpu_unit_cells < ((int64_t)1 << 26)) R.gpu_unit_cells = (int64_t)1 << 26;
+        pthread_mutex_init(&R.lock, NULL);
+        dpa_pool_run(ctx->pool, R.nfeeders + (hybrid ? ctx->cfg.threads : 0), mixed_job, &R);
+        pthread_mutex_destroy(&R.lock);
     }
-    if (atomic_load(&R.status) == DPA_OK && nchunks > 0) {
-        if (nchunks == 1)
-            chunk_job(&R, 0);
-        else
-            dpa_pool_run(ctx->pool, nchunks, chunk_job, &R);
-    }
+    /* the CPU pass: everything (CPU-only), or what the GPUs gave back or left */
+    for (int64_t c = R.head; c < R.tail; c++) R.left[R.nleft++] = c;
+    cpu_pass(&R);
     st = (dpa_status)atomic_load(&R.status);
     if (st != DPA_OK) {
         st = dpa_fail(st, "sw: a kernel failed (%s)", dpa_status_name(st));
@@ -192,10 +327,12 @@ DPA_API dpa_status dpa_sw_compute(dpa_context *ctx, const dpa_sw_batch *batch,
         stats->cells = cells;
         stats->exact_matches = atomic_load(&R.exact);
         stats->cigar_bytes = packed;
+        stats->gpu_pairs = atomic_load(&R.gpu_pairs);
     }
 cleanup:
     free(k);
     free(pairs);
     free(chunks);
+    free(left);
     return st;
 }

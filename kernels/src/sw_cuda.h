@@ -1,0 +1,106 @@
+/*
+ * sw_cuda.h — the CUDA Smith-Waterman (docs/sw-cuda.md) shared by sw_kernels.cu (the
+ * kernel: one warp per pair, anti-diagonal wavefront over row strips, traceback nibbles in
+ * device memory, start cell, traceback and CIGAR text on the GPU) and sw_launch.cu (chunks,
+ * packing, copies, unpacking into the caller's slots).
+ *
+ * Geometry of one pair (n = ref_len rows, m = alt_len columns): the rows are cut into
+ * strips = ceil(n / 256) strips of 32 * rows_per_lane rows, rows_per_lane =
+ * ceil(n / (32 * strips)) <= 8, so the last strip wastes fewer than 32 rows. Lane k of the
+ * warp holds rows_per_lane consecutive rows of the strip and at step t works on column
+ * j = t - k + 1, so one step is one anti-diagonal of lanes; a strip takes m + 31 steps. Each
+ * lane writes one 32-bit word per step, 4 bits per row (SW_NIB_*), at word
+ * (strip * (m + 31) + t) * 32 + k: the warp's 32 words of a step are 128 contiguous bytes.
+ */
+#ifndef DPA_CUDA_SW_H
+#define DPA_CUDA_SW_H
+
+#include <stdint.h>
+
+#include <cuda_runtime.h>
+
+#include "backend_internal.h"
+
+#define SW_LANE_ROWS 8 /* rows per lane at most: a lane's 8 nibbles fill one word */
+#define SW_STRIP_MAX (32 * SW_LANE_ROWS)
+#define SW_WARPS_PER_BLOCK 4
+
+/* Traceback nibble of one cell on the device. The bits are the predicates the fill gets
+ * from __vibmax_s32 (a >= b), so no negation is spent per cell; the traceback decodes them
+ * into GATK's steps (docs/sw-cuda.md). */
+enum {
+    SW_NIB_DIAG = 1,       /* diag >= max(right, down): diagonal step                     */
+    SW_NIB_RIGHT = 2,      /* right >= down: the step is right (insertion) when not diag  */
+    SW_NIB_H_KEEP = 4,     /* horizontal gap extended (not opened) here: GATK's !H_OPEN   */
+    SW_NIB_V_KEEP = 8      /* vertical gap extended (not opened) here: GATK's !V_OPEN     */
+};
+
+/* One pair of a chunk, as the kernel reads it. Offsets are relative to the chunk's
+ * regions (sw_launch.cu), so 32 bits hold them for any chunk the budget admits. */
+typedef struct dpa_sw_desc {
+    uint32_t ref;   /* byte offset of the reference in the bases region */
+    uint32_t alt;   /* byte offset of the alternate */
+    int32_t n, m;   /* ref_len, alt_len */
+    uint32_t tb;    /* traceback offset in 128-byte units */
+    uint32_t scr;   /* int32 scratch offset: Hb[m+1], Vb[m+1], bottom[m+1], lastcol[n+1];
+                       after the start cell is chosen, the CIGAR text is built backwards in it */
+    uint32_t pad[2];
+} dpa_sw_desc;
+
+/* One pair's result: CIGAR text at text[pos .. pos + len), the alignment offset and whether
+ * the exact-substring shortcut answered. */
+typedef struct dpa_sw_res {
+    uint32_t pos;
+    int32_t len;
+    int32_t offset;
+    int32_t exact;
+} dpa_sw_res;
+
+typedef struct dpa_sw_kparams {
+    int32_t match, mismatch, open, extend, overhang;
+} dpa_sw_kparams;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef __CUDACC__
+#define SW_HD __host__ __device__
+#else
+#define SW_HD
+#endif
+
+/* Pair geometry (see above), shared by the planner and the kernel. */
+static inline SW_HD int32_t dpa_sw_gpu_strips(int32_t n) { return (n + SW_STRIP_MAX - 1) / SW_STRIP_MAX; }
+static inline SW_HD int32_t dpa_sw_gpu_lane_rows(int32_t n)
+{
+    const int32_t s = dpa_sw_gpu_strips(n);
+    return (n + 32 * s - 1) / (32 * s);
+}
+/* Traceback bytes of a pair (a multiple of 128). */
+static inline SW_HD int64_t dpa_sw_gpu_tb_bytes(int32_t n, int32_t m)
+{
+    return (int64_t)dpa_sw_gpu_strips(n) * ((int64_t)m + 31) * 128;
+}
+/* int32 scratch words of a pair, rounded up to 4 (16-byte alignment). */
+static inline SW_HD int64_t dpa_sw_gpu_scr_words(int32_t n, int32_t m)
+{
+    return ((3 * ((int64_t)m + 1) + (int64_t)n + 1) + 3) & ~(int64_t)3;
+}
+
+/* sw_kernels.cu: launches the kernel over np pairs on stream. */
+cudaError_t dpa_sw_launch(const dpa_sw_desc *descs, int32_t np, const uint8_t *bases,
+                          uint32_t *tb, int32_t *scr, char *text, uint32_t *text_used,
+                          dpa_sw_res *res, dpa_sw_kparams p, cudaStream_t stream);
+
+/* sw_launch.cu: the sw ops entry's work on one slot of one device. */
+dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
+                           const dpa_sw_batch *batch, const dpa_sw_params *params,
+                           const int32_t *pairs, int64_t n, char *cigars, const int64_t *slots,
+                           int32_t *cigar_lengths, int32_t *alignment_offsets,
+                           int64_t *exact_matches, dpa_cuda_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,158 @@
+/*
+ * sw_launch.cu — host side of the CUDA Smith-Waterman: cuts the caller's pairs into chunks
+ * of the device budget, packs each chunk into the slot's pinned buffer, and runs
+ * H2D -> kernel -> D2H (results) -> D2H (CIGAR text actually used) on the slot's stream,
+ * then copies each CIGAR into the caller's slot.
+ *
+ * Chunk layout, the same offsets on the device and in the pinned buffer (the pinned one
+ * stops after the text):
+ *   descs[np] | bases | used (u32, 16 B) | res[np] | text | scratch (int32) | traceback
+ * One H2D copies descs .. used (used = 0), one D2H copies used .. res, a second D2H copies
+ * the used bytes of text (a few bytes per pair instead of the 2 * (n + m) bound).
+ *
+ * Memory: the slot's buffers are the PairHMM pool's (device_pool.cu), grown to the largest
+ * chunk and kept, so steady-state calls never allocate. A chunk holds at most chunk_bytes
+ * of device memory unless one pair alone needs more (at most ~0.55 GB: 2^30 cells).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sw_cuda.h"
+
+/* u32 offsets in dpa_sw_desc / dpa_sw_res: a chunk's regions stay below 2^31 bytes */
+#define SW_CHUNK_MAX_BYTES ((size_t)1 << 31)
+#define SW_CHUNK_MAX_PAIRS ((int64_t)1 << 22)
+
+static size_t align_up(size_t x, size_t a) { return (x + a - 1) & ~(a - 1); }
+
+typedef struct layout {
+    size_t desc, bases, used, res, text, scr, tb, end;
+} layout;
+
+/* Device bytes one pair adds to a chunk (all of its regions, alignment included). */
+static size_t pair_bytes(int32_t n, int32_t m)
+{
+    return sizeof(dpa_sw_desc) + sizeof(dpa_sw_res) + 3 * ((size_t)n + (size_t)m) +
+           (size_t)dpa_sw_gpu_scr_words(n, m) * 4 + (size_t)dpa_sw_gpu_tb_bytes(n, m);
+}
+
+dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
+                           const dpa_sw_batch *batch, const dpa_sw_params *params,
+                           const int32_t *pairs, int64_t n, char *cigars, const int64_t *slots,
+                           int32_t *cigar_lengths, int32_t *alignment_offsets,
+                           int64_t *exact_matches, dpa_cuda_err *err)
+{
+    dpa_status status = DPA_OK;
+    (void)d;
+    const dpa_sw_kparams kp = { params->match, params->mismatch, params->gap_open,
+                                params->gap_extend, params->overhang };
+    size_t budget = b->chunk_bytes < SW_CHUNK_MAX_BYTES ? b->chunk_bytes : SW_CHUNK_MAX_BYTES;
+    int64_t exact = 0;
+    *exact_matches = 0;
+    for (int64_t k0 = 0; k0 < n;) {
+        /* plan: as many pairs as the budget holds (at least one) */
+        int64_t k1 = k0;
+        size_t dev = 0, nbases = 0, ntext = 0, nscr = 0, ntb = 0;
+        while (k1 < n && k1 - k0 < SW_CHUNK_MAX_PAIRS) {
+            const int32_t i = pairs[k1];
+            const int32_t rn = batch->ref_lengths[i], am = batch->alt_lengths[i];
+            const size_t pb = pair_bytes(rn, am);
+            if (k1 > k0 && dev + pb > budget) break;
+            dev += pb;
+            nbases += (size_t)rn + (size_t)am;
+            ntext += 2 * ((size_t)rn + (size_t)am);
+            nscr += (size_t)dpa_sw_gpu_scr_words(rn, am);
+            ntb += (size_t)dpa_sw_gpu_tb_bytes(rn, am);
+            k1++;
+        }
+        const int32_t np = (int32_t)(k1 - k0);
+        layout L;
+        L.desc = 0;
+        L.bases = (size_t)np * sizeof(dpa_sw_desc);
+        L.used = align_up(L.bases + nbases, 16);
+        L.res = L.used + 16;
+        L.text = align_up(L.res + (size_t)np * sizeof(dpa_sw_res), 16);
+        L.scr = align_up(L.text + ntext, 16);
+        L.tb = align_up(L.scr + nscr * 4, 128);
+        L.end = L.tb + ntb;
+        DPA_CUDA_TRY(err, cudaSetDevice(d->cuda_id));
+        status = dpa_cuda_slot_reserve(s, L.end, L.scr, err);
+        if (status != DPA_OK) goto cleanup;
+
+        /* pack */
+        {
+            uint8_t *h = (uint8_t *)s->hbuf;
+            dpa_sw_desc *desc = (dpa_sw_desc *)(h + L.desc);
+            uint8_t *hb = h + L.bases;
+            size_t bpos = 0, spos = 0, tpos = 0;
+            for (int32_t k = 0; k < np; k++) {
+                const int32_t i = pairs[k0 + k];
+                const int32_t rn = batch->ref_lengths[i], am = batch->alt_lengths[i];
+                dpa_sw_desc *ds = &desc[k];
+                ds->n = rn;
+                ds->m = am;
+                ds->ref = (uint32_t)bpos;
+                memcpy(hb + bpos, batch->ref_bases + batch->ref_offsets[i], (size_t)rn);
+                bpos += (size_t)rn;
+                ds->alt = (uint32_t)bpos;
+                memcpy(hb + bpos, batch->alt_bases + batch->alt_offsets[i], (size_t)am);
+                bpos += (size_t)am;
+                ds->scr = (uint32_t)spos;
+                spos += (size_t)dpa_sw_gpu_scr_words(rn, am);
+                ds->tb = (uint32_t)(tpos / 128);
+                tpos += (size_t)dpa_sw_gpu_tb_bytes(rn, am);
+                ds->pad[0] = ds->pad[1] = 0;
+            }
+            memset(h + L.used, 0, 16);
+        }
+
+        uint8_t *dbase = (uint8_t *)s->dbuf, *hbase = (uint8_t *)s->hbuf;
+        DPA_CUDA_TRY(err, cudaMemcpyAsync(dbase, hbase, L.res, cudaMemcpyHostToDevice, s->stream));
+        DPA_CUDA_TRY(err, dpa_sw_launch((const dpa_sw_desc *)(dbase + L.desc), np,
+                                        dbase + L.bases, (uint32_t *)(dbase + L.tb),
+                                        (int32_t *)(dbase + L.scr), (char *)(dbase + L.text),
+                                        (uint32_t *)(dbase + L.used),
+                                        (dpa_sw_res *)(dbase + L.res), kp, s->stream));
+        DPA_CUDA_TRY(err, cudaMemcpyAsync(hbase + L.used, dbase + L.used, L.text - L.used,
+                                          cudaMemcpyDeviceToHost, s->stream));
+        DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
+        uint32_t used;
+        memcpy(&used, hbase + L.used, sizeof used);
+        if (used > ntext) {
+            status = dpa_cuda_fail_msg(err, DPA_ERR_DEVICE,
+                                       "dpa_cuda sw: the kernel reported more CIGAR text than "
+                                       "the bound (corrupt result)");
+            goto cleanup;
+        }
+        if (used > 0) {
+            DPA_CUDA_TRY(err, cudaMemcpyAsync(hbase + L.text, dbase + L.text, used,
+                                              cudaMemcpyDeviceToHost, s->stream));
+            DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
+        }
+
+        /* unpack into the caller's slots */
+        {
+            const dpa_sw_res *res = (const dpa_sw_res *)(hbase + L.res);
+            const char *text = (const char *)(hbase + L.text);
+            for (int32_t k = 0; k < np; k++) {
+                const int32_t i = pairs[k0 + k];
+                const dpa_sw_res r = res[k];
+                const int64_t bound = 2 * ((int64_t)batch->ref_lengths[i] + batch->alt_lengths[i]);
+                if (r.len <= 0 || r.len > bound || (uint64_t)r.pos + (uint64_t)r.len > used) {
+                    status = dpa_cuda_fail_msg(err, DPA_ERR_DEVICE,
+                                               "dpa_cuda sw: a pair's CIGAR is outside its bounds "
+                                               "(corrupt result)");
+                    goto cleanup;
+                }
+                memcpy(cigars + slots[i], text + r.pos, (size_t)r.len);
+                cigar_lengths[i] = r.len;
+                alignment_offsets[i] = r.offset;
+                exact += r.exact;
+            }
+        }
+        k0 = k1;
+    }
+    *exact_matches = exact;
+cleanup:
+    return status;
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# device_sw_run.sh — one call on a GPU machine for the CUDA Smith-Waterman: build (sm_90
+# only), test_cuda_sw + the engine's SW GPU tests, the benchmark (GPU vs CPU, same run),
+# and compute-sanitizer memcheck + racecheck on a subset of test_cuda_sw.
+# Usage (repo root): OUT=dir bash kernels/tools/device_sw_run.sh
+#   SW_FILTER   gtest filter for test_cuda_sw (default: all)
+#   SW_BENCH    "hap N reps cpu_reps;read N reps cpu_reps" (default below)
+#   SW_SAN      gtest filter for the sanitizer runs (empty: skip them)
+set -uo pipefail
+OUT=${OUT:-out}; mkdir -p "$OUT"
+B=${B:-/tmp/b}
+SAN_DEFAULT='CudaSw.EdgeCases:CudaSw.DanglingEndsAllStrategies:CudaSwChunks.*:CudaSw.InjectedFaults'
+SW_SAN=${SW_SAN-$SAN_DEFAULT}
+SW_BENCH=${SW_BENCH:-"hap 100000 5 3;read 1000000 3 1"}
+{
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
+nproc; grep -m1 "model name" /proc/cpuinfo; grep -o -m1 avx512bw /proc/cpuinfo
+cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DDPA_WITH_CUDA=ON -DDPA_BUILD_TESTS=ON \
+  -DDPA_CUDA_ARCHITECTURES=90 >/dev/null &&
+cmake --build $B -j16 --target dpaccel_cuda test_cuda_sw dpaccel_tests dpa_cuda_sw_bench 2>&1 |
+  grep -E "error|warning: " | head -30
+echo "=== test_cuda_sw"
+timeout 100 $B/kernels/tests/test_cuda_sw ${SW_FILTER:+--gtest_filter=$SW_FILTER} > $OUT/test_cuda_sw.txt 2>&1
+echo "rc=$?"
+grep -E "^\[ +(OK|FAILED|SKIPPED|PASSED) |Failure|Expected|which is|scalar |gpu  |ref |alt |lengths|seed" $OUT/test_cuda_sw.txt | head -80
+echo "=== engine (EngineSwGpu)"
+DPACCEL_CUDA_LIB=$B/kernels/libdpaccel_cuda.so timeout 60 $B/native/tests/dpaccel_tests \
+  --gtest_filter='EngineSwGpu.*' > $OUT/engine.txt 2>&1
+echo "rc=$?"
+grep -E "^\[ +(OK|FAILED|SKIPPED|PASSED) |Failure|Expected|Which is|differs" $OUT/engine.txt | head -40
+echo "=== bench"
+IFS=';' read -ra runs <<< "$SW_BENCH"
+for r in "${runs[@]}"; do
+  echo "--- dpa_cuda_sw_bench $r"
+  timeout 60 $B/kernels/dpa_cuda_sw_bench $r
+done
+if [ -n "$SW_SAN" ]; then
+  for tool in memcheck racecheck; do
+    echo "=== compute-sanitizer $tool ($SW_SAN)"
+    timeout 50 compute-sanitizer --tool $tool --error-exitcode 9 $B/kernels/tests/test_cuda_sw \
+      --gtest_filter="$SW_SAN" > $OUT/san_$tool.txt 2>&1
+    echo "rc=$?"; tail -4 $OUT/san_$tool.txt
+  done
+fi
+} 2>&1 | tee "$OUT/log.txt"
