@@ -11,6 +11,11 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import org.broadinstitute.gatk.nativebindings.pairhmm.PairHMMNativeArguments;
 
 import org.dpaccel.gatk.DpaPairHmm;
 import org.dpaccel.gatk.DpaSmithWaterman;
@@ -26,8 +31,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 8 rows the other suites do not cover: many JVM threads mixing every kind of call on one
- * context (docs/RELIABILITY.md, "Concurrency"), totals that would overflow a Java array, and
- * loading twice.
+ * context (docs/RELIABILITY.md, "Concurrency"), totals that would overflow a Java array,
+ * loading twice, and the one start-up line.
  */
 class ReliabilityTest {
     private static PairHmmBatch regions(Random rng) {
@@ -166,5 +171,45 @@ class ReliabilityTest {
         try (DpaContext ctx = DpaContext.create(Config.builder().threads(1).backend(Backend.CPU).build())) {
             assertTrue(ctx.describe().startsWith("dpaccel "), ctx.describe());
         }
+    }
+
+    /**
+     * At start-up GATK's log gets one line saying what runs: version, ISA, threads, backend and
+     * the GPUs or why there are none (System.Logger goes to java.util.logging here).
+     */
+    @Test
+    void startUpLineSaysWhatWasLoaded() {
+        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Handler h = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                lines.add(r.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger jul = Logger.getLogger("org.dpaccel.gatk");
+        jul.addHandler(h);
+        DpaPairHmm hmm = new DpaPairHmm();
+        try {
+            assertTrue(hmm.load(null));
+            PairHMMNativeArguments a = new PairHMMNativeArguments();
+            a.maxNumberOfThreads = 2;
+            hmm.initialize(a);
+        } finally {
+            hmm.done();
+            jul.removeHandler(h);
+        }
+        List<String> using = lines.stream().filter(l -> l.startsWith("Using dpaccel PairHMM: ")).toList();
+        assertEquals(1, using.size(), lines.toString());
+        String line = using.get(0);
+        assertTrue(line.matches("Using dpaccel PairHMM: dpaccel \\d+\\.\\d+\\.\\d+: isa=(scalar|avx2|avx512) "
+            + "threads=2 backend=\\w+; .*(GPU|gpu).*, precision FLOAT_THEN_DOUBLE"), line);
     }
 }
