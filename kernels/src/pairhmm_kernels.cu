@@ -37,6 +37,10 @@
 #ifndef DPA_PHMM_MINB16
 #define DPA_PHMM_MINB16 3
 #endif
+/* Steps of the wavefront loop unrolled together. */
+#ifndef DPA_PHMM_UNROLL
+#define DPA_PHMM_UNROLL 4
+#endif
 
 namespace {
 
@@ -101,96 +105,150 @@ template <int G, typename V> __device__ __forceinline__ V shfl_up1(V v)
     }
 }
 
+/* A thread's R rows in one pass: transition coefficients and the cells of the current
+ * column. Float (table): gm holds gm / mm, and pm / px (prior * mm) only feed the table. */
+template <typename T, int R> struct rows {
+    T mm[R], gm[R], mi[R], md[R], gc[R], pm[R], px[R];
+    int rc[R];
+    T M[R], I[R], D[R];
+};
+
+/* What a thread carries from one wavefront step to the next, besides its rows. */
+template <typename T> struct carry {
+    T pM, pI, pD; /* row above, previous column (received a step ago) */
+    int hc;       /* haplotype code of this step's column (received a step ahead, so the
+                   * table load does not wait for a shuffle) */
+    int nxt_hc;   /* thread 0: code of the column after next, prefetched */
+    typename ptraits<T>::cell nxt_b; /* thread 0: next column's boundary row */
+    T sum;
+};
+
+/*
+ * One wavefront step (column j = s - t + 1 for thread t). GUARD: some lane of the warp may
+ * be outside 1 <= j <= n, so the update is conditional; the sweep runs the middle steps,
+ * where every lane is inside, with GUARD = false (no branch, no merge of two register
+ * states, which cost ~14 moves per step). LOADB / STOREB: see sweep.
+ *
+ * Cell update (explicitly rounded, the same sequence in every instance):
+ *   D = md M' + gc D'                        (M', D': this row, column j-1)
+ *   I = fma(gc, I^, mi M^)                   (I^, M^: row above, column j, just computed)
+ *   float:  M = pmm fma(gmr, dI + dD, dM)    (dM, dI, dD: row above, column j-1)
+ *   double: M = prior fma(mm, dM, gm (dI + dD))
+ * The float form folds the emission prior into the table (pmm = prior mm, gmr = gm / mm,
+ * both rounded once from the double expressions): 7 FP operations per cell instead of 8,
+ * and two fewer values per row in registers. I's chain through a thread's rows is one
+ * FMA per row (mi M^ does not wait for I^), so a step's critical path is R FMAs.
+ */
+template <typename T, int G, int R, bool TABLE, bool LOADB, bool STOREB, bool GUARD>
+__device__ __forceinline__ void step(int s, const uint8_t *hap, int n, T d0, int t, int g,
+                                     typename ptraits<T>::cell *scratch, const float4 *tbl,
+                                     rows<T, R> &w, carry<T> &c)
+{
+    constexpr int P = 32 / G;
+    constexpr int Q = R / 4;
+    const int j = s - t + 1;
+    const int hc = c.hc;
+    float4 pq[Q];
+    if constexpr (TABLE) {
+        const float4 *tp = tbl + hc * Q * DPA_PHMM_BLOCK;
+#pragma unroll
+        for (int q = 0; q < Q; q++) pq[q] = tp[q * DPA_PHMM_BLOCK];
+    }
+    T uM = shfl_up1<G>(w.M[R - 1]);
+    T uI = shfl_up1<G>(w.I[R - 1]);
+    T uD = shfl_up1<G>(w.D[R - 1]);
+    /* thread t-1 is one column ahead: its code now is this thread's next */
+    c.hc = shfl_up1<G>(hc);
+    if (t == 0) {
+        c.hc = c.nxt_hc;
+        /* column s + 3 (j = s + 1 here); from s, not from the previous index, so the
+         * unrolled steps' loads do not form a dependent chain */
+        c.nxt_hc = __ldg(hap + min(s + 2, n - 1));
+        if (LOADB) {
+            cell_get(c.nxt_b, uM, uI, uD);
+            c.nxt_b = scratch[min(j + 1, n) * P + g];
+        } else {
+            uM = 0;
+            uI = 0;
+            uD = d0;
+        }
+    }
+    if (!GUARD || (j >= 1 && j <= n)) {
+        /* top-down; a: row above at column j-1 (old), b: row above at column j (new) */
+        T aM = c.pM, aI = c.pI, aD = c.pD, bM = uM, bI = uI;
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            const T oM = w.M[r], oI = w.I[r], oD = w.D[r];
+            T nM;
+            if constexpr (TABLE) {
+                const float4 v = pq[r / 4];
+                const T pmm = (r & 3) == 0 ? v.x : (r & 3) == 1 ? v.y : (r & 3) == 2 ? v.z : v.w;
+                nM = xmul(pmm, xfma(w.gm[r], xadd(aI, aD), aM));
+            } else {
+                const T prior = (w.rc[r] == hc || hc == 0) ? w.pm[r] : w.px[r];
+                nM = xmul(prior, xfma(w.mm[r], aM, xmul(w.gm[r], xadd(aI, aD))));
+            }
+            const T nI = xfma(w.gc[r], bI, xmul(w.mi[r], bM));
+            w.D[r] = xfma(w.md[r], oM, xmul(w.gc[r], oD));
+            w.M[r] = nM;
+            w.I[r] = nI;
+            aM = oM;
+            aI = oI;
+            aD = oD;
+            bM = nM;
+            bI = nI;
+        }
+        if (STOREB) {
+            if (t == G - 1) scratch[j * P + g] = cell_make(w.M[R - 1], w.I[R - 1], w.D[R - 1]);
+        } else {
+            /* every lane adds (only thread G-1's sum is used): no branch */
+            c.sum = xadd(c.sum, xadd(w.M[R - 1], w.I[R - 1]));
+        }
+    }
+    c.pM = uM;
+    c.pI = uI;
+    c.pD = uD;
+}
+
 /*
  * One pass of a group over every haplotype column. LOADB: thread 0 takes the row above
  * from the boundary buffer (else it is GATK's row 0); STOREB: thread G-1 writes its bottom
  * row to the buffer (else it adds it to the final sum). Separate instances keep the hot
- * single-pass loop free of the buffer code.
+ * single-pass loop free of the buffer code. nmin: the shortest haplotype of the warp's
+ * groups; steps [G-1, nmin) have every lane inside its pair.
  */
 template <typename T, int G, int R, bool TABLE, bool LOADB, bool STOREB>
-__device__ __forceinline__ void sweep(const dpa_phmm_kargs &a, const uint8_t *hap, int n, T d0,
-                                      int t, int g, int steps, T pD0,
-                                      typename ptraits<T>::cell *scratch, const float4 *tbl,
-                                      const T (&mm)[R], const T (&gm)[R], const T (&mi)[R],
-                                      const T (&md)[R], const T (&gc)[R], const T (&pm)[R],
-                                      const T (&px)[R], const int (&rc)[R], T (&M)[R],
-                                      T (&I)[R], T (&D)[R], T &sum)
+__device__ __forceinline__ void sweep(const uint8_t *hap, int n, int nmin, T d0, int t, int g,
+                                      int steps, T pD0, typename ptraits<T>::cell *scratch,
+                                      const float4 *tbl, rows<T, R> &w, T &sum)
 {
     constexpr int P = 32 / G;
-    constexpr int Q = R / 4;
-    T pM = 0, pI = 0, pD = pD0;
-    int hc_out = 0;
-    /* thread 0's next column: haplotype code and boundary row, prefetched a step ahead
+    carry<T> c;
+    c.pM = 0;
+    c.pI = 0;
+    c.pD = pD0;
+    c.sum = sum;
+    /* thread 0: codes of columns 1 and 2, and the boundary row of column 1, prefetched
      * (the buffer cell it reads is rewritten G-1 steps later at the earliest) */
-    int nxt_hc = 0;
-    typename ptraits<T>::cell nxt_b = {};
+    c.hc = 0;
+    c.nxt_hc = 0;
+    c.nxt_b = {};
     if (t == 0) {
-        nxt_hc = __ldg(hap);
-        if (LOADB) nxt_b = scratch[1 * P + g];
+        c.hc = __ldg(hap);
+        c.nxt_hc = __ldg(hap + min(1, n - 1));
+        if (LOADB) c.nxt_b = scratch[1 * P + g];
     }
-    const bool sum_lane = t == G - 1;
-#pragma unroll 2
-    for (int s = 0; s < steps; s++) {
-        const int j = s - t + 1;
-        T uM = shfl_up1<G>(M[R - 1]);
-        T uI = shfl_up1<G>(I[R - 1]);
-        T uD = shfl_up1<G>(D[R - 1]);
-        int hc = shfl_up1<G>(hc_out);
-        if (t == 0) {
-            hc = nxt_hc;
-            if (LOADB) {
-                cell_get(nxt_b, uM, uI, uD);
-            } else {
-                uM = 0;
-                uI = 0;
-                uD = d0;
-            }
-            const int jn = min(j + 1, n);
-            nxt_hc = __ldg(hap + (jn - 1));
-            if (LOADB) nxt_b = scratch[jn * P + g];
-        }
-        if (j >= 1 && j <= n) {
-            /* Bottom-up first: D (needs this row's column j-1) and M (needs the row
-             * above at column j-1, not yet overwritten), so every update is in place;
-             * then top-down I, which needs the row above at column j. */
-            const bool hcN = hc == 0;
-            float4 pq[Q];
-            if constexpr (TABLE) {
-                const float4 *tp = tbl + hc * Q * DPA_PHMM_BLOCK;
-#pragma unroll
-                for (int q = 0; q < Q; q++) pq[q] = tp[q * DPA_PHMM_BLOCK];
-            }
-#pragma unroll
-            for (int r = R - 1; r >= 0; r--) {
-                T prior;
-                if constexpr (TABLE) {
-                    const float4 v = pq[r / 4];
-                    prior = (r & 3) == 0 ? v.x : (r & 3) == 1 ? v.y : (r & 3) == 2 ? v.z : v.w;
-                } else {
-                    prior = (rc[r] == hc || hcN) ? pm[r] : px[r];
-                }
-                /* D = md M + gc D; M = prior (mm dM + gm (dI + dD)); I = mi uM + gc uI */
-                D[r] = xfma(md[r], M[r], xmul(gc[r], D[r]));
-                const T dM = r ? M[r - 1] : pM;
-                const T dI = r ? I[r - 1] : pI;
-                const T dD = r ? D[r - 1] : pD;
-                M[r] = xmul(prior, xfma(mm[r], dM, xmul(gm[r], xadd(dI, dD))));
-            }
-#pragma unroll
-            for (int r = 0; r < R; r++)
-                I[r] = xfma(mi[r], r ? M[r - 1] : uM, xmul(gc[r], r ? I[r - 1] : uI));
-            if (STOREB) {
-                if (sum_lane) scratch[j * P + g] = cell_make(M[R - 1], I[R - 1], D[R - 1]);
-            } else {
-                const T v = xadd(M[R - 1], I[R - 1]);
-                if (sum_lane) sum = xadd(sum, v);
-            }
-        }
-        pM = uM;
-        pI = uI;
-        pD = uD;
-        hc_out = hc;
-    }
+    const int s1 = min(G - 1, steps), s2 = max(s1, nmin);
+    int s = 0;
+    for (; s < s1; s++)
+        step<T, G, R, TABLE, LOADB, STOREB, true>(s, hap, n, d0, t, g, scratch, tbl, w, c);
+    constexpr int UNROLL = DPA_PHMM_UNROLL; /* pragma arguments are not macro-expanded */
+#pragma unroll UNROLL
+    for (; s < s2; s++)
+        step<T, G, R, TABLE, LOADB, STOREB, false>(s, hap, n, d0, t, g, scratch, tbl, w, c);
+    for (; s < steps; s++)
+        step<T, G, R, TABLE, LOADB, STOREB, true>(s, hap, n, d0, t, g, scratch, tbl, w, c);
+    if (!STOREB) sum = c.sum;
 }
 
 /*
@@ -198,12 +256,16 @@ __device__ __forceinline__ void sweep(const dpa_phmm_kargs &a, const uint8_t *ha
  * All 32 lanes of the warp must call it with the same steps/passes (warp-uniform loops;
  * shuffles use the full mask). Lanes of an inactive group compute a copy of a real pair
  * and write nothing but their own scratch cells.
- * Returns the scaled forward sum in thread G-1 (meaningless elsewhere).
+ * Returns the scaled forward sum in thread G-1 (meaningless elsewhere). TABLE (float):
+ * *fold_ok is false for the whole group when a read row has mm = 0 (insertion + deletion
+ * error probabilities >= 1, qualities <= 3), where gm / mm does not exist; the caller
+ * sends such a pair to the double pass.
  */
 template <typename T, int G, int R, bool TABLE>
 __device__ __forceinline__ T group_task(const dpa_phmm_kargs &a, const dpa_phmm_pdesc &pd,
                                         int t, int g, int steps, int passes,
-                                        typename ptraits<T>::cell *scratch, float4 *tbl)
+                                        typename ptraits<T>::cell *scratch, float4 *tbl,
+                                        bool *fold_ok)
 {
     constexpr int Q = R / 4; /* float4 quads per thread and code in the table */
     const int L = pd.read_len, n = pd.hap_len;
@@ -211,39 +273,51 @@ __device__ __forceinline__ T group_task(const dpa_phmm_kargs &a, const dpa_phmm_
     const int pad = passes * G * R - L;
     const uint8_t *hap = a.hcode + pd.hap_off;
     T sum = 0;
+    bool mm_zero = false;
+    int nmin = n; /* shortest haplotype among the warp's groups */
+#pragma unroll
+    for (int o = 16; o >= G; o /= 2) nmin = min(nmin, __shfl_xor_sync(0xffffffffu, nmin, o));
 
     for (int pass = 0; pass < passes; pass++) {
         const int row0 = pass * G * R + t * R; /* padded row index of register 0 */
         const bool last = pass == passes - 1;
-        T mm[R], gm[R], mi[R], md[R], gc[R], pm[R], px[R];
-        int rc[R];
-        T M[R], I[R], D[R];
+        rows<T, R> w;
 #pragma unroll
         for (int r = 0; r < R; r++) {
             const int pr = row0 + r - pad; /* read position, < 0: virtual row */
             if (pr >= 0) {
-                const uint32_t w = __ldg(a.rdata + pd.read_off + pr);
-                const double e = __ldg(a.err + ((w >> 8) & 0xff));
-                const double ei = __ldg(a.err + ((w >> 16) & 0xff));
-                const double ed = __ldg(a.err + (w >> 24));
+                const uint32_t word = __ldg(a.rdata + pd.read_off + pr);
+                const double e = __ldg(a.err + ((word >> 8) & 0xff));
+                const double ei = __ldg(a.err + ((word >> 16) & 0xff));
+                const double ed = __ldg(a.err + (word >> 24));
                 const double eg = __ldg(a.err + __ldg(a.rgcp + pd.read_off + pr));
                 /* exactly the reference's double expressions, then one rounding to T */
-                mm[r] = (T)(1.0 - fmin(1.0, ei + ed)); /* GATK clamps at 0 */
-                gm[r] = (T)(1.0 - eg);
-                mi[r] = (T)ei;
-                md[r] = (T)ed;
-                gc[r] = (T)eg;
-                pm[r] = (T)(1.0 - e);
-                rc[r] = (int)(w & 0xff);
-                px[r] = rc[r] == 0 ? pm[r] : (T)(e / 3.0); /* read N matches anything */
-                D[r] = 0;
+                const double mmd = 1.0 - fmin(1.0, ei + ed); /* GATK clamps at 0 */
+                const double pmd = 1.0 - e, pxd = e / 3.0;
+                w.rc[r] = (int)(word & 0xff);
+                if constexpr (TABLE) {
+                    mm_zero |= mmd == 0.0;
+                    w.mm[r] = 0;
+                    w.gm[r] = mmd == 0.0 ? (T)0 : (T)((1.0 - eg) / mmd);
+                    w.pm[r] = (T)(pmd * mmd);
+                    w.px[r] = w.rc[r] == 0 ? w.pm[r] : (T)(pxd * mmd); /* read N matches anything */
+                } else {
+                    w.mm[r] = (T)mmd;
+                    w.gm[r] = (T)(1.0 - eg);
+                    w.pm[r] = (T)pmd;
+                    w.px[r] = w.rc[r] == 0 ? w.pm[r] : (T)pxd;
+                }
+                w.mi[r] = (T)ei;
+                w.md[r] = (T)ed;
+                w.gc[r] = (T)eg;
+                w.D[r] = 0;
             } else {
-                mm[r] = 0; gm[r] = 0; mi[r] = 0; md[r] = 0; gc[r] = 1;
-                pm[r] = 0; px[r] = 0; rc[r] = 0;
-                D[r] = d0; /* virtual rows copy row 0: D = initial / n from column 0 on */
+                w.mm[r] = 0; w.gm[r] = 0; w.mi[r] = 0; w.md[r] = 0; w.gc[r] = 1;
+                w.pm[r] = 0; w.px[r] = 0; w.rc[r] = 0;
+                w.D[r] = d0; /* virtual rows copy row 0: D = initial / n from column 0 on */
             }
-            M[r] = 0;
-            I[r] = 0;
+            w.M[r] = 0;
+            w.I[r] = 0;
         }
         if constexpr (TABLE) {
             /* prior[c][row] for every code c; code 0 (N) matches every row */
@@ -252,10 +326,10 @@ __device__ __forceinline__ T group_task(const dpa_phmm_kargs &a, const dpa_phmm_
 #pragma unroll
                 for (int q = 0; q < Q; q++) {
                     float4 v;
-                    v.x = (float)((rc[4 * q + 0] == c || c == 0) ? pm[4 * q + 0] : px[4 * q + 0]);
-                    v.y = (float)((rc[4 * q + 1] == c || c == 0) ? pm[4 * q + 1] : px[4 * q + 1]);
-                    v.z = (float)((rc[4 * q + 2] == c || c == 0) ? pm[4 * q + 2] : px[4 * q + 2]);
-                    v.w = (float)((rc[4 * q + 3] == c || c == 0) ? pm[4 * q + 3] : px[4 * q + 3]);
+                    v.x = (float)((w.rc[4 * q + 0] == c || c == 0) ? w.pm[4 * q + 0] : w.px[4 * q + 0]);
+                    v.y = (float)((w.rc[4 * q + 1] == c || c == 0) ? w.pm[4 * q + 1] : w.px[4 * q + 1]);
+                    v.z = (float)((w.rc[4 * q + 2] == c || c == 0) ? w.pm[4 * q + 2] : w.px[4 * q + 2]);
+                    v.w = (float)((w.rc[4 * q + 3] == c || c == 0) ? w.pm[4 * q + 3] : w.px[4 * q + 3]);
                     tbl[(c * Q + q) * DPA_PHMM_BLOCK] = v;
                 }
             }
@@ -264,31 +338,39 @@ __device__ __forceinline__ T group_task(const dpa_phmm_kargs &a, const dpa_phmm_
         /* row above this thread's first row, at column j-1 (starts at column 0) */
         const T pD0 = (row0 - 1 < pad) ? d0 : (T)0;
         if (passes == 1) {
-            sweep<T, G, R, TABLE, false, false>(a, hap, n, d0, t, g, steps, pD0, scratch, tbl,
-                                                mm, gm, mi, md, gc, pm, px, rc, M, I, D, sum);
+            sweep<T, G, R, TABLE, false, false>(hap, n, nmin, d0, t, g, steps, pD0, scratch,
+                                                tbl, w, sum);
         } else if (pass == 0) {
-            sweep<T, G, R, TABLE, false, true>(a, hap, n, d0, t, g, steps, pD0, scratch, tbl,
-                                               mm, gm, mi, md, gc, pm, px, rc, M, I, D, sum);
+            sweep<T, G, R, TABLE, false, true>(hap, n, nmin, d0, t, g, steps, pD0, scratch,
+                                               tbl, w, sum);
         } else if (!last) {
-            sweep<T, G, R, TABLE, true, true>(a, hap, n, d0, t, g, steps, pD0, scratch, tbl,
-                                              mm, gm, mi, md, gc, pm, px, rc, M, I, D, sum);
+            sweep<T, G, R, TABLE, true, true>(hap, n, nmin, d0, t, g, steps, pD0, scratch,
+                                              tbl, w, sum);
         } else {
-            sweep<T, G, R, TABLE, true, false>(a, hap, n, d0, t, g, steps, pD0, scratch, tbl,
-                                               mm, gm, mi, md, gc, pm, px, rc, M, I, D, sum);
+            sweep<T, G, R, TABLE, true, false>(hap, n, nmin, d0, t, g, steps, pD0, scratch,
+                                               tbl, w, sum);
         }
         __syncwarp(); /* the boundary row written by thread G-1 is read by thread 0 next */
+    }
+    if constexpr (TABLE) {
+        /* every lane votes (warp-uniform call); the group's lanes decide together */
+        const unsigned votes = __ballot_sync(0xffffffffu, mm_zero);
+        const unsigned gmask = G == 32 ? 0xffffffffu : ((1u << G) - 1u) << (g * G);
+        *fold_ok = (votes & gmask) == 0;
+    } else {
+        *fold_ok = true;
     }
     return sum;
 }
 
 /* Writes the result of one pair from thread G-1: log10 of the float sum, or a flag for
  * the double pass when the sum is below 1e-28 (GATK's rule; compared in double as the
- * reference does). */
+ * reference does) or when the folded float form does not exist for the pair (!fold_ok). */
 __device__ __forceinline__ void put_f32(const dpa_phmm_kargs &a, int32_t pidx, int32_t res,
-                                        float sum)
+                                        float sum, bool fold_ok)
 {
     const double v = (double)sum;
-    if (!(v >= 1e-28)) {
+    if (!(v >= 1e-28) || !fold_ok) {
         a.flags[atomicAdd(a.count, 1)] = pidx;
     } else {
         a.res[res] = log10(v) - ptraits<float>::log10_initial;
@@ -308,9 +390,10 @@ __global__ void __launch_bounds__(DPA_PHMM_BLOCK, R == 16 ? DPA_PHMM_MINB16 : 4)
     const int32_t pidx = w.first + (active ? g : 0);
     const dpa_phmm_pdesc pd = a.pairs[pidx];
     float4 *scratch = (float4 *)a.scratch + w.scratch;
+    bool fold_ok;
     const float sum = group_task<float, G, R, true>(a, pd, t, g, w.steps, w.passes, scratch,
-                                                    smem_tbl + threadIdx.x);
-    if (active && t == G - 1) put_f32(a, pidx, pd.res, sum);
+                                                    smem_tbl + threadIdx.x, &fold_ok);
+    if (active && t == G - 1) put_f32(a, pidx, pd.res, sum, fold_ok);
 }
 
 /* Double pass: persistent warps, one pair per warp, over the flagged pairs (count/flags
@@ -331,8 +414,9 @@ __global__ void __launch_bounds__(DPA_PHMM_BLOCK) phmm_f64(const dpa_phmm_kargs 
         const int32_t pidx = !a.flags ? k : k < nwide ? a.wide_first + k : a.flags[k - nwide];
         const dpa_phmm_pdesc pd = a.pairs[pidx];
         const int passes = (pd.read_len + G * R - 1) / (G * R);
+        bool fold_ok;
         const double sum = group_task<double, G, R, false>(a, pd, lane, 0, pd.hap_len + G - 1,
-                                                           passes, scratch, nullptr);
+                                                           passes, scratch, nullptr, &fold_ok);
         if (lane == G - 1) a.res[pd.res] = log10(sum) - ptraits<double>::log10_initial;
     }
 }

@@ -21,7 +21,7 @@ static void staged_free(staged *s)
 }
 
 /* params: {match, mismatch, gap_open, gap_extend, overhang, backend};
- * stats: {pairs, cells, exact_matches, cigar_bytes, isa}. */
+ * stats: {pairs, cells, exact_matches, cigar_bytes, isa, gpu_pairs}; an older caller may pass 5. */
 static void JNICALL sw_compute(JNIEnv *env, jclass cls, jlong handle, jbyteArray refs,
                                jintArray ref_lens, jbyteArray alts, jintArray alt_lens,
                                jintArray params, jbyteArray cigars, jintArray cigar_lens,
@@ -83,9 +83,10 @@ static void JNICALL sw_compute(JNIEnv *env, jclass cls, jlong handle, jbyteArray
         (*env)->SetIntArrayRegion(env, cigar_lens, 0, n, cl);
         (*env)->SetIntArrayRegion(env, aln_offsets, 0, n, ao);
         if (stats_out) {
-            jlong v[5] = { stats.pairs, stats.cells, stats.exact_matches, stats.cigar_bytes,
-                           stats.isa };
-            (*env)->SetLongArrayRegion(env, stats_out, 0, 5, v);
+            jlong v[6] = { stats.pairs, stats.cells, stats.exact_matches, stats.cigar_bytes,
+                           stats.isa, stats.gpu_pairs };
+            const jsize len = (*env)->GetArrayLength(env, stats_out);
+            (*env)->SetLongArrayRegion(env, stats_out, 0, len < 6 ? len : 6, v);
         }
     }
     staged_free(&s);

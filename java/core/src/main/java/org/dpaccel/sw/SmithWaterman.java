@@ -21,10 +21,13 @@ public final class SmithWaterman {
     }
 
     /**
-     * Aligns every pair of the batch. {@code backend} null = the context's; Smith-Waterman runs
-     * on the CPU only for now, so an explicit {@link Backend#GPU} fails with
-     * {@code Status.UNSUPPORTED}. Throws IllegalArgumentException (naming the pair) when the
-     * parameters with a pair's lengths could overflow the int32 scores.
+     * Aligns every pair of the batch. {@code backend} null = the context's. {@link Backend#GPU}
+     * aligns on the GPUs (CUDA, docs/sw-cuda.md; {@code Status.NO_DEVICE} when none is usable),
+     * {@link Backend#AUTO} uses them only for batches large enough to win, {@link Backend#HYBRID}
+     * shares the batch between GPUs and CPU threads; the CIGARs and offsets are identical on
+     * every backend ({@link SwResults#gpuPairs()} says how many pairs ran on a GPU). Throws
+     * IllegalArgumentException (naming the pair) when the parameters with a pair's lengths could
+     * overflow the int32 scores.
      */
     public static SwResults align(DpaContext ctx, SwBatch batch, SwParameters parameters, SwOverhang overhang,
         Backend backend) {
@@ -37,7 +40,7 @@ public final class SmithWaterman {
         byte[] cigars = new byte[batch.cigarCapacity()];
         int[] cigarLengths = new int[n];
         int[] offsets = new int[n];
-        long[] stats = new long[5];
+        long[] stats = new long[6];
         if (n == 0) {
             return new SwResults(cigars, cigarLengths, offsets, stats);
         }

@@ -8,7 +8,7 @@ import org.dpaccel.Isa;
 public final class SwResults {
     private final byte[] cigars;
     private final int[] cigarStarts, cigarLengths, alignmentOffsets;
-    private final long cells, exactMatches;
+    private final long cells, exactMatches, gpuPairs;
     private final Isa isa;
 
     SwResults(byte[] cigars, int[] cigarLengths, int[] alignmentOffsets, long[] stats) {
@@ -24,6 +24,7 @@ public final class SwResults {
         cells = stats[1];
         exactMatches = stats[2];
         isa = Isa.fromCode((int) stats[4]);
+        gpuPairs = stats.length > 5 ? stats[5] : 0;
     }
 
     public int size() {
@@ -59,6 +60,11 @@ public final class SwResults {
     /** Pairs answered by GATK's exact-substring shortcut (SOFTCLIP and IGNORE only). */
     public long exactMatches() {
         return exactMatches;
+    }
+
+    /** Pairs aligned on a GPU (the rest ran on the CPU). */
+    public long gpuPairs() {
+        return gpuPairs;
     }
 
     /** The CPU kernel that ran. */
