@@ -14,8 +14,10 @@
  * chunk and kept, so steady-state calls never allocate. A chunk holds at most chunk_bytes
  * of device memory unless one pair alone needs more (at most ~0.55 GB: 2^30 cells).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sw_cuda.h"
 
@@ -24,6 +26,13 @@
 #define SW_CHUNK_MAX_PAIRS ((int64_t)1 << 22)
 
 static size_t align_up(size_t x, size_t a) { return (x + a - 1) & ~(a - 1); }
+
+static double wall(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 typedef struct layout {
     size_t desc, bases, used, res, text, scr, tb, end;
@@ -47,7 +56,10 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
     const dpa_sw_kparams kp = { params->match, params->mismatch, params->gap_open,
                                 params->gap_extend, params->overhang };
     size_t budget = b->chunk_bytes < SW_CHUNK_MAX_BYTES ? b->chunk_bytes : SW_CHUNK_MAX_BYTES;
-    int64_t exact = 0;
+    int64_t exact = 0, chunks = 0, cells = 0;
+    /* DPACCEL_CUDA_TIMING=1: per-call phase times on stderr (as the PairHMM path does) */
+    double t_pack = 0, t_wait = 0, t_unpack = 0, t_call = b->timing ? wall() : 0;
+    float k_ms = 0;
     *exact_matches = 0;
     for (int64_t k0 = 0; k0 < n;) {
         /* plan: as many pairs as the budget holds (at least one) */
@@ -80,6 +92,7 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
         if (status != DPA_OK) goto cleanup;
 
         /* pack */
+        double t0 = b->timing ? wall() : 0;
         {
             uint8_t *h = (uint8_t *)s->hbuf;
             dpa_sw_desc *desc = (dpa_sw_desc *)(h + L.desc);
@@ -102,20 +115,31 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
                 ds->tb = (uint32_t)(tpos / 128);
                 tpos += (size_t)dpa_sw_gpu_tb_bytes(rn, am);
                 ds->pad[0] = ds->pad[1] = 0;
+                cells += (int64_t)rn * am;
             }
             memset(h + L.used, 0, 16);
         }
 
         uint8_t *dbase = (uint8_t *)s->dbuf, *hbase = (uint8_t *)s->hbuf;
+        if (b->timing) t_pack += wall() - t0;
         DPA_CUDA_TRY(err, cudaMemcpyAsync(dbase, hbase, L.res, cudaMemcpyHostToDevice, s->stream));
+        if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[0], s->stream));
         DPA_CUDA_TRY(err, dpa_sw_launch((const dpa_sw_desc *)(dbase + L.desc), np,
                                         dbase + L.bases, (uint32_t *)(dbase + L.tb),
                                         (int32_t *)(dbase + L.scr), (char *)(dbase + L.text),
                                         (uint32_t *)(dbase + L.used),
                                         (dpa_sw_res *)(dbase + L.res), kp, s->stream));
+        if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[1], s->stream));
         DPA_CUDA_TRY(err, cudaMemcpyAsync(hbase + L.used, dbase + L.used, L.text - L.used,
                                           cudaMemcpyDeviceToHost, s->stream));
+        if (b->timing) t0 = wall();
         DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
+        if (b->timing) {
+            float ms = 0;
+            t_wait += wall() - t0;
+            if (cudaEventElapsedTime(&ms, s->ev[0], s->ev[1]) == cudaSuccess) k_ms += ms;
+            t0 = wall();
+        }
         uint32_t used;
         memcpy(&used, hbase + L.used, sizeof used);
         if (used > ntext) {
@@ -150,9 +174,17 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
                 exact += r.exact;
             }
         }
+        if (b->timing) t_unpack += wall() - t0;
+        chunks++;
         k0 = k1;
     }
     *exact_matches = exact;
+    if (b->timing)
+        fprintf(stderr, "dpa_cuda sw: %lld pairs, %.3f G cells, %lld chunks: call %.2f ms = pack "
+                "%.2f + wait %.2f (kernels %.2f ms, %.3f TCUPS) + d2h/unpack %.2f\n",
+                (long long)n, (double)cells * 1e-9, (long long)chunks, (wall() - t_call) * 1e3,
+                t_pack * 1e3, t_wait * 1e3, k_ms, k_ms > 0 ? (double)cells / k_ms * 1e-9 : 0.0,
+                t_unpack * 1e3);
 cleanup:
     return status;
 }

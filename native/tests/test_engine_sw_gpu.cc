@@ -184,4 +184,36 @@ TEST_F(EngineSwGpu, InjectedFaultsFallBackToIdenticalCpuResults)
     dpa_context_destroy(ctx);
 }
 
+// A batch above the engine's radix-sort threshold (4096 pairs), on the CPU: the sort only
+// orders the work, so every pair must still equal the scalar reference. Runs everywhere.
+TEST(SwLargeBatch, RadixSortedBatchMatchesScalar)
+{
+    uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    Pairs p = dangling(rng, 6000);
+    for (int k = 0; k < 200; k++) p.push_back(p[rng() % p.size()]); // equal cells: tie order
+    SwBatch sb(p);
+    dpa_context *ctx = make(DPA_BACKEND_CPU);
+    ASSERT_NE(ctx, nullptr) << dpa_last_error();
+    for (int ov = 0; ov < 4; ov++) {
+        dpa_sw_params sp = make_params(STANDARD_NGS, ov);
+        int64_t exact = 0;
+        std::vector<Result> want = scalar_results(p, sp, &exact);
+        Out got = align(ctx, sb, STANDARD_NGS, ov, DPA_BACKEND_CPU);
+        ASSERT_EQ(got.status, DPA_OK) << dpa_last_error();
+        EXPECT_EQ(got.st.exact_matches, exact);
+        int bad = 0;
+        for (size_t i = 0; i < p.size() && bad < 5; i++) {
+            Result r{ got.cigars.substr((size_t)got.starts[i], (size_t)got.lens[i]), got.offs[i] };
+            if (!(r == want[i])) {
+                bad++;
+                ADD_FAILURE() << "pair " << i << ": " << r.cigar << " @ " << r.offset << " vs "
+                              << want[i].cigar << " @ " << want[i].offset;
+            }
+        }
+    }
+    dpa_context_destroy(ctx);
+}
+
 }  // namespace

@@ -45,6 +45,38 @@ static int cmp_desc(const void *a, const void *b)
     return x->pair < y->pair ? -1 : x->pair > y->pair;
 }
 
+/* Sorts k[0..n) by cells descending, ties by pair ascending (cmp_desc's order): qsort for
+ * small batches, else a stable LSD radix sort on (max - cells) in 11-bit digits, O(n) (qsort
+ * of 1M pairs took ~0.2 s, longer than the GPU's whole batch). tmp holds n entries. */
+static void sort_pairs(keyed *k, keyed *tmp, int32_t n)
+{
+    if (n < 4096) {
+        qsort(k, (size_t)n, sizeof *k, cmp_desc);
+        return;
+    }
+    int64_t maxc = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (k[i].cells > maxc) maxc = k[i].cells;
+    static const int BITS = 11;
+    size_t count[1 << 11];
+    keyed *src = k, *dst = tmp;
+    for (int shift = 0; (maxc >> shift) > 0; shift += BITS) {
+        memset(count, 0, sizeof count);
+        for (int32_t i = 0; i < n; i++) count[((maxc - src[i].cells) >> shift) & 2047]++;
+        size_t sum = 0;
+        for (int d = 0; d < 2048; d++) {
+            const size_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (int32_t i = 0; i < n; i++) dst[count[((maxc - src[i].cells) >> shift) & 2047]++] = src[i];
+        keyed *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != k) memcpy(k, src, sizeof *k * (size_t)n);
+}
+
 typedef struct chunk { int64_t first, count, cells; int big; } chunk;
 
 typedef struct run {
@@ -251,7 +283,8 @@ DPA_API dpa_status dpa_sw_compute(dpa_context *ctx, const dpa_sw_batch *batch,
         k[i].pair = i;
         cells += k[i].cells;
     }
-    qsort(k, (size_t)n, sizeof *k, cmp_desc);
+    /* chunks is free until the chunking below: it holds the radix sort's second buffer */
+    sort_pairs(k, (keyed *)(void *)chunks, n);
     for (int32_t i = 0; i < n; i++) pairs[i] = k[i].pair;
 
     if (backend == DPA_BACKEND_AUTO)
