@@ -34,6 +34,10 @@ for r in "${runs[@]}"; do
   echo "--- dpa_cuda_sw_bench $r"
   timeout 60 $B/kernels/dpa_cuda_sw_bench $r
 done
+echo "=== phases (DPACCEL_CUDA_TIMING=1, backend alone = the last line)"
+DPACCEL_CUDA_TIMING=1 timeout 60 $B/kernels/dpa_cuda_sw_bench hap 100000 1 0 2>&1 | tail -3
+cuobjdump -sass $B/kernels/CMakeFiles/dpaccel_cuda.dir/src/sw_kernels.cu.o > $OUT/sw_sass.txt 2>&1
+echo "sass lines: $(wc -l < $OUT/sw_sass.txt)"
 if [ -n "$SW_SAN" ]; then
   for tool in memcheck racecheck; do
     echo "=== compute-sanitizer $tool ($SW_SAN)"
