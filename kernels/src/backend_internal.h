@@ -51,7 +51,10 @@ typedef struct dpa_cuda_slot {
     uint8_t *rwide;   /* per batch read/hap: holds a letter outside the float table */
     uint8_t *hwide;
     uint8_t *tcfg;    /* per task of the call: kernel configuration (cost model) */
+    uint32_t *tadd;   /* per task of the call: chunk bytes besides its read and haplotype */
     int64_t tcfg_cap;
+    int32_t *ulist;   /* a chunk's distinct reads (from 0) and haplotypes (from marks_reads),
+                       * in first-use order, listed by the scan that assigns positions */
     cudaEvent_t ev[5]; /* DPACCEL_CUDA_TIMING only */
     /* the float kernels of different configurations run concurrently: forked from stream
      * after the H2D copy, joined before the double pass */
@@ -62,6 +65,29 @@ typedef struct dpa_cuda_slot {
     int64_t marks_reads, marks_haps; /* capacity of the mark arrays */
     int busy;
 } dpa_cuda_slot;
+
+/* Host threads that split the per-pair and per-read loops of large calls (1m.in: 29 k
+ * pairs, 0.4 M read positions) with the calling thread; started on the first large call
+ * of the device, kept until close, so no call pays for pthread_create. One call uses the
+ * team at a time (a concurrent large call runs its parts on its own thread).
+ * Work is handed out by one 64-bit ticket: job generation (32 bits) | next part (16) |
+ * parts (16), so a worker can claim a part only of the job it read. */
+#define DPA_TEAM_MAX 8
+typedef void (*dpa_team_fn)(void *arg, int part, int nparts);
+typedef struct dpa_cuda_team {
+    pthread_mutex_t use; /* held by the call running a job */
+    pthread_mutex_t mu;  /* sleeping workers wait on cv */
+    pthread_cond_t cv;
+    pthread_t th[DPA_TEAM_MAX];
+    int nworkers;        /* started threads */
+    int state;           /* 0 not started, 1 running, -1 could not start (run inline) */
+    int stop;            /* __atomic_* access */
+    int sleepers;        /* under mu */
+    dpa_team_fn fn;
+    void *arg;
+    uint64_t ticket;     /* __atomic_* access */
+    int done;            /* parts finished, __atomic_* access */
+} dpa_cuda_team;
 
 typedef struct dpa_cuda_dev {
     int cuda_id;
@@ -74,6 +100,7 @@ typedef struct dpa_cuda_dev {
     pthread_cond_t cv;
     dpa_cuda_slot slots[DPA_CUDA_SLOTS];
     int nslots;
+    dpa_cuda_team team;
 } dpa_cuda_dev;
 
 struct dpa_cuda_backend {
@@ -104,10 +131,16 @@ dpa_status dpa_cuda_slot_reserve(dpa_cuda_slot *s, size_t dbytes, size_t hbytes,
                                  dpa_cuda_err *err);
 /* Host scratch of at least bytes; NULL when out of memory. */
 void *dpa_cuda_slot_scratch(dpa_cuda_slot *s, size_t bytes);
-/* Per-task configuration array of at least n entries; NULL when out of memory. */
+/* Per-task configuration (and tadd) arrays of at least n entries; NULL when out of memory. */
 uint8_t *dpa_cuda_slot_tcfg(dpa_cuda_slot *s, int64_t n);
 dpa_status dpa_cuda_slot_marks(dpa_cuda_slot *s, int64_t reads, int64_t haps);
 void dpa_cuda_retire(dpa_cuda_dev *d);
+/* Runs fn(arg, part, nparts) for part = 0..nparts-1 (nparts <= DPA_TEAM_MAX) on the
+ * device's team and the calling thread; returns when every part is done. Parts run on
+ * the caller alone when the team is busy or could not start. */
+void dpa_cuda_team_run(dpa_cuda_dev *d, dpa_team_fn fn, void *arg, int nparts);
+/* Parts worth asking for: the team's size plus the caller (1 when there is no team). */
+int dpa_cuda_team_parts(dpa_cuda_dev *d);
 
 /* pairhmm_launch.cu */
 dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,

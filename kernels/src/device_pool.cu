@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "backend_internal.h"
 #include "pairhmm_cuda.h"
@@ -21,6 +23,9 @@ dpa_status dpa_cuda_dev_init(dpa_cuda_dev *d, int cuda_id, int index, dpa_cuda_e
     d->cuda_id = cuda_id;
     pthread_mutex_init(&d->mu, NULL);
     pthread_cond_init(&d->cv, NULL);
+    pthread_mutex_init(&d->team.use, NULL);
+    pthread_mutex_init(&d->team.mu, NULL);
+    pthread_cond_init(&d->team.cv, NULL);
     DPA_CUDA_TRY(err, cudaSetDevice(cuda_id));
     DPA_CUDA_TRY(err, cudaGetDeviceProperties(&p, cuda_id));
     d->info.index = index;
@@ -62,8 +67,11 @@ cleanup:
     return status;
 }
 
+static void team_stop(dpa_cuda_team *t);
+
 void dpa_cuda_dev_destroy(dpa_cuda_dev *d)
 {
+    team_stop(&d->team);
     if (cudaSetDevice(d->cuda_id) == cudaSuccess) {
         for (int i = 0; i < d->nslots; i++) {
             dpa_cuda_slot *s = &d->slots[i];
@@ -94,9 +102,14 @@ void dpa_cuda_dev_destroy(dpa_cuda_dev *d)
         free(s->rwide);
         free(s->hwide);
         free(s->tcfg);
+        free(s->tadd);
+        free(s->ulist);
     }
     pthread_mutex_destroy(&d->mu);
     pthread_cond_destroy(&d->cv);
+    pthread_mutex_destroy(&d->team.use);
+    pthread_mutex_destroy(&d->team.mu);
+    pthread_cond_destroy(&d->team.cv);
 }
 
 dpa_cuda_slot *dpa_cuda_slot_acquire(dpa_cuda_dev *d, int large)
@@ -200,6 +213,11 @@ dpa_status dpa_cuda_slot_marks(dpa_cuda_slot *s, int64_t reads, int64_t haps)
         s->stamp = 0;
         if (s->rmark && s->marks_reads) memset(s->rmark, 0, (size_t)s->marks_reads * 4);
     }
+    if (!s->ulist || s->stamp == 0) { /* (re)sized with the marks */
+        int32_t *u = (int32_t *)realloc(s->ulist, (size_t)(s->marks_reads + s->marks_haps + 1) * 4);
+        if (!u) return DPA_ERR_OUT_OF_MEMORY;
+        s->ulist = u;
+    }
     return DPA_OK;
 }
 
@@ -207,10 +225,19 @@ uint8_t *dpa_cuda_slot_tcfg(dpa_cuda_slot *s, int64_t n)
 {
     if (n > s->tcfg_cap) {
         free(s->tcfg);
+        free(s->tadd);
         s->tcfg_cap = 0;
-        s->tcfg = (uint8_t *)malloc((size_t)n + (size_t)n / 4 + 64);
-        if (!s->tcfg) return NULL;
-        s->tcfg_cap = n + n / 4 + 64;
+        const size_t cap = (size_t)n + (size_t)n / 4 + 64;
+        s->tcfg = (uint8_t *)malloc(cap);
+        s->tadd = (uint32_t *)malloc(cap * sizeof(uint32_t));
+        if (!s->tcfg || !s->tadd) {
+            free(s->tcfg);
+            free(s->tadd);
+            s->tcfg = NULL;
+            s->tadd = NULL;
+            return NULL;
+        }
+        s->tcfg_cap = (int64_t)cap;
     }
     return s->tcfg;
 }
@@ -218,4 +245,125 @@ uint8_t *dpa_cuda_slot_tcfg(dpa_cuda_slot *s, int64_t n)
 void dpa_cuda_retire(dpa_cuda_dev *d)
 {
     __atomic_store_n(&d->usable, 0, __ATOMIC_RELEASE);
+}
+
+/* ---- host team ------------------------------------------------------------------------ */
+
+/* Workers spin this long after a part before sleeping: the phases of one large call follow
+ * each other within microseconds, and a futex wake-up costs tens of them. */
+#define TEAM_SPIN_NS 200000
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int team_has_work(dpa_cuda_team *t)
+{
+    const uint64_t k = __atomic_load_n(&t->ticket, __ATOMIC_ACQUIRE);
+    return ((k >> 16) & 0xffff) < (k & 0xffff);
+}
+
+/* Claims and runs parts of the current job until none is left. */
+static void team_work(dpa_cuda_team *t)
+{
+    uint64_t k = __atomic_load_n(&t->ticket, __ATOMIC_ACQUIRE);
+    for (;;) {
+        const uint32_t next = (uint32_t)(k >> 16) & 0xffff, np = (uint32_t)k & 0xffff;
+        if (next >= np) return;
+        if (!__atomic_compare_exchange_n(&t->ticket, &k, k + (1u << 16), 0, __ATOMIC_ACQ_REL,
+                                         __ATOMIC_ACQUIRE))
+            continue;
+        /* fn and arg were written before the ticket was published and stay until every
+         * part (this one included) is done */
+        t->fn(t->arg, (int)next, (int)np);
+        __atomic_fetch_add(&t->done, 1, __ATOMIC_RELEASE);
+        k = __atomic_load_n(&t->ticket, __ATOMIC_ACQUIRE);
+    }
+}
+
+static void *team_main(void *arg)
+{
+    dpa_cuda_team *t = (dpa_cuda_team *)arg;
+    for (;;) {
+        const int64_t t0 = mono_ns();
+        int spins = 0;
+        while (!team_has_work(t)) {
+            if (__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE)) return NULL;
+            cpu_relax();
+            if (++spins % 256 == 0 && mono_ns() - t0 > TEAM_SPIN_NS) {
+                pthread_mutex_lock(&t->mu);
+                t->sleepers++;
+                while (!team_has_work(t) && !__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE))
+                    pthread_cond_wait(&t->cv, &t->mu);
+                t->sleepers--;
+                pthread_mutex_unlock(&t->mu);
+            }
+        }
+        team_work(t);
+    }
+}
+
+int dpa_cuda_team_parts(dpa_cuda_dev *d)
+{
+    dpa_cuda_team *t = &d->team;
+    int state = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
+    if (state == 0) {
+        pthread_mutex_lock(&t->mu);
+        if (t->state == 0) {
+            long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+            int want = cpus > 1 ? (int)(cpus - 1) : 0;
+            if (want > DPA_TEAM_MAX - 1) want = DPA_TEAM_MAX - 1;
+            for (int i = 0; i < want; i++) {
+                if (pthread_create(&t->th[i], NULL, team_main, t) != 0) break;
+                t->nworkers = i + 1;
+            }
+            __atomic_store_n(&t->state, t->nworkers > 0 ? 1 : -1, __ATOMIC_RELEASE);
+        }
+        state = t->state;
+        pthread_mutex_unlock(&t->mu);
+    }
+    return state == 1 ? t->nworkers + 1 : 1;
+}
+
+void dpa_cuda_team_run(dpa_cuda_dev *d, dpa_team_fn fn, void *arg, int nparts)
+{
+    dpa_cuda_team *t = &d->team;
+    if (nparts > DPA_TEAM_MAX) nparts = DPA_TEAM_MAX;
+    if (nparts <= 1 || __atomic_load_n(&t->state, __ATOMIC_ACQUIRE) != 1 ||
+        pthread_mutex_trylock(&t->use) != 0) {
+        for (int p = 0; p < nparts; p++) fn(arg, p, nparts);
+        return;
+    }
+    t->fn = fn;
+    t->arg = arg;
+    __atomic_store_n(&t->done, 0, __ATOMIC_RELAXED);
+    const uint64_t gen = (__atomic_load_n(&t->ticket, __ATOMIC_RELAXED) >> 32) + 1;
+    __atomic_store_n(&t->ticket, (gen << 32) | (uint64_t)nparts, __ATOMIC_RELEASE);
+    pthread_mutex_lock(&t->mu);
+    if (t->sleepers > 0) pthread_cond_broadcast(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+    team_work(t);
+    while (__atomic_load_n(&t->done, __ATOMIC_ACQUIRE) < nparts) cpu_relax();
+    pthread_mutex_unlock(&t->use);
+}
+
+static void team_stop(dpa_cuda_team *t)
+{
+    if (t->nworkers == 0) return;
+    __atomic_store_n(&t->stop, 1, __ATOMIC_RELEASE);
+    pthread_mutex_lock(&t->mu);
+    pthread_cond_broadcast(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+    for (int i = 0; i < t->nworkers; i++) pthread_join(t->th[i], NULL);
+    t->nworkers = 0;
 }

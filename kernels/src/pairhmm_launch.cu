@@ -189,23 +189,34 @@ static void layout_of(chunk_layout *lo, int64_t read_pos_total, int64_t hap_pos_
     lo->dev_end = lo->dscratch + (size_t)dwarps * (size_t)(max_hap + 1) * 32;
 }
 
-/* Packing of distinct reads u0..u1 of a chunk (one thread's share). */
-#define PACK_THREADS 4
+/* Large chunks split their per-read and per-pair loops over the device's host team:
+ * from this many pairs or read positions on (below, one thread is faster than a hand-off). */
+#define TEAM_MIN_PAIRS 4096
+#define TEAM_MIN_READ_POS 65536
+
+static inline int64_t part_begin(int64_t n, int part, int np)
+{
+    return n * part / np;
+}
+
+/* Packing of the chunk's distinct reads (a part's share of uniq). */
 typedef struct pack_job {
     const dpa_pairhmm_batch *batch;
     dpa_cuda_slot *s;
     const int32_t *uniq;
-    int64_t u0, u1;
+    int64_t nur;
     uint32_t *rdata;
     uint8_t *rgcp;
     const uint8_t *lut;
 } pack_job;
 
-static void pack_reads(pack_job *j)
+static void pack_reads_part(void *arg, int part, int np)
 {
+    const pack_job *j = (const pack_job *)arg;
     const dpa_pairhmm_batch *batch = j->batch;
     const uint8_t *lut = j->lut;
-    for (int64_t u = j->u0; u < j->u1; u++) {
+    const int64_t u1 = part_begin(j->nur, part + 1, np);
+    for (int64_t u = part_begin(j->nur, part, np); u < u1; u++) {
         const int32_t r = j->uniq[u];
         const int64_t off = batch->read_offsets[r];
         const int32_t len = batch->read_lengths[r];
@@ -224,51 +235,132 @@ static void pack_reads(pack_job *j)
     }
 }
 
-static void *pack_reads_thread(void *arg)
-{
-    pack_reads((pack_job *)arg);
-    return NULL;
-}
-
 #define CFG_WIDE 15 /* sort-key class of pairs that run in double only */
 
+/* The per-pair loops of a chunk, split into parts. */
+typedef struct pair_job {
+    const dpa_pairhmm_batch *batch;
+    const dpa_cuda_slot *s;
+    const dpa_phmm_task *tasks;
+    const uint8_t *tcfg;
+    int tshift, use_float;
+    int64_t n;
+    uint32_t *key, *idx;
+    dpa_phmm_pdesc *pairs;
+    const double *res;
+    double *out;
+    int64_t nwide[DPA_TEAM_MAX];
+} pair_job;
+
+static void keys_part(void *arg, int part, int np)
+{
+    pair_job *j = (pair_job *)arg;
+    const dpa_pairhmm_batch *batch = j->batch;
+    const dpa_phmm_task *tasks = j->tasks;
+    int gr_shift[DPA_PHMM_NUM_CFG];
+    for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++)
+        gr_shift[c] = __builtin_ctz((unsigned)(dpa_phmm_cfgs[c].g * dpa_phmm_cfgs[c].r));
+    int64_t nwide = 0;
+    const int64_t k1 = part_begin(j->n, part + 1, np);
+    for (int64_t k = part_begin(j->n, part, np); k < k1; k++) {
+        const int64_t L = batch->read_lengths[tasks[k].read];
+        const int64_t hn = batch->hap_lengths[tasks[k].hap];
+        int32_t c = (j->tcfg[k] >> j->tshift) & 15;
+        if (!j->use_float || j->s->rwide[tasks[k].read] || j->s->hwide[tasks[k].hap]) {
+            c = CFG_WIDE;
+            nwide++;
+        }
+        /* G R is a power of two */
+        const int sh = c == CFG_WIDE ? __builtin_ctz(DPA_PHMM_DOUBLE_G * DPA_PHMM_DOUBLE_R)
+                                     : gr_shift[c];
+        int64_t passes = (L + ((int64_t)1 << sh) - 1) >> sh;
+        if (passes > 16) passes = 16;
+        if (passes < 1) passes = 1;
+        int64_t hq = hn >> 2;
+        if (hq > 255) hq = 255;
+        /* 16-bit key: cfg, then passes descending, then hap length descending (quantized:
+         * the order only groups similar pairs into warps; a warp runs its true maximum
+         * passes and steps, and a pair's bits do not depend on its warp) */
+        j->key[k] = ((uint32_t)c << 12) | ((uint32_t)(16 - passes) << 8) | (uint32_t)(255 - hq);
+        j->idx[k] = (uint32_t)k;
+    }
+    j->nwide[part] = nwide;
+}
+
+static void desc_part(void *arg, int part, int np)
+{
+    pair_job *j = (pair_job *)arg;
+    const dpa_pairhmm_batch *batch = j->batch;
+    const int64_t k1 = part_begin(j->n, part + 1, np);
+    for (int64_t k = part_begin(j->n, part, np); k < k1; k++) {
+        const dpa_phmm_task *t = &j->tasks[j->idx[k]];
+        dpa_phmm_pdesc *pd = &j->pairs[k];
+        pd->read_off = j->s->rpos[t->read];
+        pd->read_len = batch->read_lengths[t->read];
+        pd->hap_off = j->s->hpos[t->hap];
+        pd->hap_len = batch->hap_lengths[t->hap];
+        pd->res = (int32_t)j->idx[k];
+        pd->pad_ = 0;
+    }
+}
+
+static void scatter_part(void *arg, int part, int np)
+{
+    pair_job *j = (pair_job *)arg;
+    const int64_t k1 = part_begin(j->n, part + 1, np);
+    for (int64_t k = part_begin(j->n, part, np); k < k1; k++) j->out[j->tasks[k].out] = j->res[k];
+}
+
 /* One chunk: tasks[0..n) of the call, tcfg[k] the configuration of tasks[k]. */
+/* Per task: both configuration choices (memo_cfg2) and the chunk bytes the pair needs
+ * besides its read and haplotype: 64 (descriptor, result, flag, warp share, host sort
+ * scratch) plus boundary scratch for multi-pass reads. */
+typedef struct prep_job {
+    const dpa_cuda_backend *b;
+    const dpa_pairhmm_batch *batch;
+    const dpa_phmm_task *tasks;
+    uint8_t *tcfg;
+    uint32_t *tadd;
+    int64_t n;
+} prep_job;
+
+static void prep_part(void *arg, int part, int np)
+{
+    const prep_job *j = (const prep_job *)arg;
+    const int64_t k1 = part_begin(j->n, part + 1, np);
+    for (int64_t k = part_begin(j->n, part, np); k < k1; k++) {
+        const int64_t L = j->batch->read_lengths[j->tasks[k].read];
+        const int64_t hn = j->batch->hap_lengths[j->tasks[k].hap];
+        const uint32_t c2 = memo_cfg2(j->b, L, hn);
+        int64_t sc = 0;
+        for (int v = 0; v < 2; v++) {
+            const int32_t c = (int32_t)(c2 >> (4 * v)) & 15;
+            const int64_t G = dpa_phmm_cfgs[c].g, GR = G * dpa_phmm_cfgs[c].r;
+            if (L > GR && (hn + 1) * (32 / G) * 16 > sc) sc = (hn + 1) * (32 / G) * 16;
+        }
+        j->tcfg[k] = (uint8_t)c2;
+        j->tadd[k] = (uint32_t)(64 + sc);
+    }
+}
+
 static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
                             const dpa_pairhmm_batch *batch, const dpa_phmm_task *tasks,
                             const uint8_t *tcfg, int tshift, int64_t n, int64_t read_pos_total,
-                            int64_t hap_pos_total, int32_t precision, double *out,
-                            int64_t *double_recomputes, dpa_cuda_err *err)
+                            int64_t hap_pos_total, int64_t nur, int64_t nuh, int32_t max_hap,
+                            int32_t precision, double *out, int64_t *double_recomputes,
+                            dpa_cuda_err *err)
 {
     dpa_status status = DPA_OK;
-    const uint32_t stamp = s->stamp;
-    double tm[8] = { 0 };
+    double tm[10] = { 0 };
+    const int parts = n >= TEAM_MIN_PAIRS || read_pos_total >= TEAM_MIN_READ_POS
+                          ? dpa_cuda_team_parts(d) : 1;
     if (b->timing) tm[0] = now_s();
-    /* host scratch: per pair key/idx (+ sort temporaries), distinct reads/haps */
-    size_t need = (size_t)n * 4 * 4 + (size_t)n * 8;
-    uint8_t *hs = (uint8_t *)dpa_cuda_slot_scratch(s, need);
+    /* host scratch: per pair key/idx (+ sort temporaries) */
+    uint8_t *hs = (uint8_t *)dpa_cuda_slot_scratch(s, (size_t)n * 4 * 4);
     if (!hs) return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "CUDA pairhmm: host scratch");
     uint32_t *key = (uint32_t *)hs, *idx = key + n, *tk = idx + n, *tv = tk + n;
-    int32_t *uniq = (int32_t *)(tv + n); /* distinct reads then haps, in first-use order */
-
-    /* ---- distinct reads / haps (positions were assigned by the caller's scan) ---- */
-    int64_t nur = 0, nuh = 0;
-    int32_t max_hap = 1;
-    for (int64_t k = 0; k < n; k++) {
-        const int32_t r = tasks[k].read;
-        if (s->rmark[r] == stamp) {
-            s->rmark[r] = stamp + 0x80000000u; /* listed */
-            uniq[nur++] = r;
-        }
-    }
-    int32_t *uniqh = uniq + nur;
-    for (int64_t k = 0; k < n; k++) {
-        const int32_t h = tasks[k].hap;
-        if (s->hmark[h] == stamp) {
-            s->hmark[h] = stamp + 0x80000000u;
-            uniqh[nuh++] = h;
-            if (batch->hap_lengths[h] > max_hap) max_hap = batch->hap_lengths[h];
-        }
-    }
+    /* distinct reads / haps of the chunk, listed by the caller's scan */
+    const int32_t *uniq = s->ulist, *uniqh = s->ulist + s->marks_reads;
 
     /* ---- pinned staging for the largest possible layout (nwarps <= n), then pack the
      * reads and haplotypes, noting which hold letters outside the float table ---- */
@@ -282,28 +374,8 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
         uint32_t *rdata = (uint32_t *)(h + lo.rdata);
         uint8_t *rgcp = h + lo.rgcp;
         uint8_t *hcode = h + lo.hcode;
-        pack_job jobs[PACK_THREADS];
-        pthread_t th[PACK_THREADS];
-        int started[PACK_THREADS] = { 0 };
-        /* large chunks: reads packed by PACK_THREADS threads (ranges of equal count) */
-        const int nt = read_pos_total >= 65536 ? PACK_THREADS : 1;
-        for (int i = 0; i < nt; i++) {
-            jobs[i].batch = batch;
-            jobs[i].s = s;
-            jobs[i].uniq = uniq;
-            jobs[i].u0 = nur * i / nt;
-            jobs[i].u1 = nur * (i + 1) / nt;
-            jobs[i].rdata = rdata;
-            jobs[i].rgcp = rgcp;
-            jobs[i].lut = lut;
-        }
-        for (int i = 1; i < nt; i++)
-            started[i] = pthread_create(&th[i], NULL, pack_reads_thread, &jobs[i]) == 0;
-        pack_reads(&jobs[0]);
-        for (int i = 1; i < nt; i++) {
-            if (started[i]) pthread_join(th[i], NULL);
-            else pack_reads(&jobs[i]);
-        }
+        pack_job job = { batch, s, uniq, nur, rdata, rgcp, lut };
+        dpa_cuda_team_run(d, pack_reads_part, &job, read_pos_total >= TEAM_MIN_READ_POS ? parts : 1);
         for (int64_t u = 0; u < nuh; u++) {
             const int32_t hh = uniqh[u];
             const uint8_t *hb = batch->hap_bases + batch->hap_offsets[hh];
@@ -322,48 +394,31 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
 
     /* ---- sort key per pair: configuration (CFG_WIDE last), passes desc, hap desc ---- */
     const int use_float = precision != DPA_PRECISION_DOUBLE;
+    const int pair_parts = n >= TEAM_MIN_PAIRS ? parts : 1;
+    pair_job pj;
+    memset(&pj, 0, sizeof pj);
+    pj.batch = batch;
+    pj.s = s;
+    pj.tasks = tasks;
+    pj.tcfg = tcfg;
+    pj.tshift = tshift;
+    pj.use_float = use_float;
+    pj.n = n;
+    pj.key = key;
+    pj.idx = idx;
+    pj.pairs = (dpa_phmm_pdesc *)(h + lo.pairs);
+    dpa_cuda_team_run(d, keys_part, &pj, pair_parts);
     int64_t nwide = 0;
-    int gr_shift[DPA_PHMM_NUM_CFG];
-    for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++)
-        gr_shift[c] = __builtin_ctz((unsigned)(dpa_phmm_cfgs[c].g * dpa_phmm_cfgs[c].r));
-    for (int64_t k = 0; k < n; k++) {
-        const int64_t L = batch->read_lengths[tasks[k].read];
-        const int64_t hn = batch->hap_lengths[tasks[k].hap];
-        int32_t c = (tcfg[k] >> tshift) & 15;
-        if (!use_float || s->rwide[tasks[k].read] || s->hwide[tasks[k].hap]) {
-            c = CFG_WIDE;
-            nwide++;
-        }
-        /* G R is a power of two */
-        const int sh = c == CFG_WIDE ? __builtin_ctz(DPA_PHMM_DOUBLE_G * DPA_PHMM_DOUBLE_R)
-                                     : gr_shift[c];
-        int64_t passes = (L + ((int64_t)1 << sh) - 1) >> sh;
-        if (passes > 16) passes = 16;
-        if (passes < 1) passes = 1;
-        int64_t hq = hn >> 2;
-        if (hq > 255) hq = 255;
-        /* 16-bit key: cfg, then passes descending, then hap length descending (quantized:
-         * the order only groups similar pairs into warps; a warp runs its true maximum
-         * passes and steps, and a pair's bits do not depend on its warp) */
-        key[k] = ((uint32_t)c << 12) | ((uint32_t)(16 - passes) << 8) | (uint32_t)(255 - hq);
-        idx[k] = (uint32_t)k;
-    }
+    for (int p = 0; p < pair_parts; p++) nwide += pj.nwide[p];
+    if (b->timing) tm[2] = now_s();
     radix_sort(key, idx, tk, tv, n);
     const int64_t nfloat = n - nwide;
-    if (b->timing) tm[2] = now_s();
+    if (b->timing) tm[3] = now_s();
 
     /* ---- pair descriptors in sorted order; res index = chunk-local task index ---- */
-    dpa_phmm_pdesc *pairs = (dpa_phmm_pdesc *)(h + lo.pairs);
-    for (int64_t k = 0; k < n; k++) {
-        const dpa_phmm_task *t = &tasks[idx[k]];
-        dpa_phmm_pdesc *pd = &pairs[k];
-        pd->read_off = s->rpos[t->read];
-        pd->read_len = batch->read_lengths[t->read];
-        pd->hap_off = s->hpos[t->hap];
-        pd->hap_len = batch->hap_lengths[t->hap];
-        pd->res = (int32_t)idx[k];
-        pd->pad_ = 0;
-    }
+    dpa_phmm_pdesc *pairs = pj.pairs;
+    dpa_cuda_team_run(d, desc_part, &pj, pair_parts);
+    if (b->timing) tm[4] = now_s();
 
     /* ---- warp tasks (float pairs only; those of one configuration are consecutive) ---- */
     int32_t cfg_first_warp[DPA_PHMM_NUM_CFG + 1];
@@ -376,13 +431,14 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
         const int32_t c = (int32_t)(key[k] >> 12);
         const int32_t G = dpa_phmm_cfgs[c].g, P = 32 / G;
         const int64_t GR = (int64_t)G * dpa_phmm_cfgs[c].r;
+        const int grs = __builtin_ctzll((unsigned long long)GR); /* G R is a power of two */
         int64_t e = k + 1;
         while (e < nfloat && e - k < P && (int32_t)(key[e] >> 12) == c) e++;
-        /* true passes (the key caps at 127) and the longest haplotype (pairs with fewer
+        /* true passes (the key caps at 16) and the longest haplotype (pairs with fewer
          * passes sort later and may have longer haplotypes) */
         int64_t mp = 0, hmax = 0;
         for (int64_t q = k; q < e; q++) {
-            const int64_t pp = (pairs[q].read_len + GR - 1) / GR;
+            const int64_t pp = (pairs[q].read_len + GR - 1) >> grs;
             if (pp > mp) mp = pp;
             if (pairs[q].hap_len > hmax) hmax = pairs[q].hap_len;
         }
@@ -410,7 +466,7 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
     int32_t *count = (int32_t *)(h + lo.count);
     const double *res = (const double *)(h + lo.res);
     *count = 0;
-    if (b->timing) tm[3] = now_s();
+    if (b->timing) tm[5] = now_s();
 
     {
         dpa_phmm_kargs a;
@@ -485,15 +541,17 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
                                           cudaMemcpyDeviceToHost, s->stream));
         if (b->timing) {
             DPA_CUDA_TRY(err, cudaEventRecord(s->ev[4], s->stream));
-            tm[4] = now_s();
+            tm[6] = now_s();
         }
         DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
-        if (b->timing) tm[5] = now_s();
+        if (b->timing) tm[7] = now_s();
 
-        for (int64_t k = 0; k < n; k++) out[tasks[k].out] = res[k];
+        pj.res = res;
+        pj.out = out;
+        dpa_cuda_team_run(d, scatter_part, &pj, pair_parts);
         *double_recomputes += use_float ? (int64_t)*count : 0;
         if (b->timing) {
-            tm[6] = now_s();
+            tm[8] = now_s();
             float g[4] = { 0, 0, 0, 0 };
             char cfgs_used[3 * DPA_PHMM_NUM_CFG + 1] = "";
             for (int32_t c = 0, o = 0; c < DPA_PHMM_NUM_CFG; c++)
@@ -503,14 +561,15 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
             for (int e = 0; e < 4; e++) cudaEventElapsedTime(&g[e], s->ev[e], s->ev[e + 1]);
             fprintf(stderr,
                     "dpaccel cuda timing: pairs %lld (double-only %lld, flagged %d) "
-                    "reads %lld haps %lld warps %lld cfgs %s%s | host ms: list+pack %.3f sort %.3f "
-                    "desc %.3f submit %.3f wait %.3f scatter %.3f | gpu ms: h2d %.3f (%.2f MB) float %.3f "
-                    "double %.3f d2h %.3f\n",
+                    "reads %lld haps %lld warps %lld cfgs %s%s host parts %d | host ms: pack %.3f "
+                    "keys %.3f radix %.3f desc %.3f warps %.3f submit %.3f wait %.3f scatter %.3f "
+                    "| gpu ms: h2d %.3f (%.2f MB) float %.3f double %.3f d2h %.3f\n",
                     (long long)n, (long long)nwide, *count, (long long)nur,
                     (long long)nuh, (long long)nwarps, cfgs_used, tshift ? " (latency)" : "",
-                    (tm[1] - tm[0]) * 1e3, (tm[2] - tm[1]) * 1e3,
-                    (tm[3] - tm[2]) * 1e3, (tm[4] - tm[3]) * 1e3, (tm[5] - tm[4]) * 1e3,
-                    (tm[6] - tm[5]) * 1e3, g[0], lo.h2d_end * 1e-6, g[1], g[2], g[3]);
+                    parts, (tm[1] - tm[0]) * 1e3, (tm[2] - tm[1]) * 1e3, (tm[3] - tm[2]) * 1e3,
+                    (tm[4] - tm[3]) * 1e3, (tm[5] - tm[4]) * 1e3, (tm[6] - tm[5]) * 1e3,
+                    (tm[7] - tm[6]) * 1e3, (tm[8] - tm[7]) * 1e3, g[0], lo.h2d_end * 1e-6, g[1],
+                    g[2], g[3]);
         }
     }
 cleanup:
@@ -528,6 +587,12 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
         return dpa_cuda_fail_msg(err, status, "CUDA pairhmm: out of host memory for marks");
     uint8_t *tcfg = dpa_cuda_slot_tcfg(s, n);
     if (!tcfg) return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "CUDA pairhmm: host scratch");
+    /* per task, independent of the chunking: configurations and chunk bytes (split over
+     * the host team for large calls, so the sequential scan below only places reads) */
+    {
+        prep_job pj = { b, batch, tasks, tcfg, s->tadd, n };
+        dpa_cuda_team_run(d, prep_part, &pj, n >= TEAM_MIN_PAIRS ? dpa_cuda_team_parts(d) : 1);
+    }
     /* device bytes per chunk: the first DPA_CUDA_BIG_SLOTS slots take large chunks, the
      * others (for concurrent small calls) at most DPA_CUDA_SMALL_CHUNK */
     const size_t budget = s->big || b->chunk_bytes < DPA_CUDA_SMALL_CHUNK ? b->chunk_bytes
@@ -535,7 +600,7 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
     int64_t pos = 0;
     while (pos < n) {
         const double tc = b->timing ? now_s() : 0;
-        /* new chunk: the "seen" stamp (low 31 bits; bit 31 marks "listed") */
+        /* new chunk: the "seen" stamp (31 bits) */
         s->stamp = (s->stamp + 1) & 0x7fffffffu;
         if (s->stamp == 0) {
             memset(s->rmark, 0, (size_t)s->marks_reads * 4);
@@ -543,7 +608,9 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
             s->stamp = 1;
         }
         const uint32_t stamp = s->stamp;
-        int64_t rp = 0, hp = 0, bytes = 0, e = pos;
+        int64_t rp = 0, hp = 0, bytes = 0, e = pos, nur = 0, nuh = 0;
+        int32_t max_hap = 1;
+        int32_t *ulr = s->ulist, *ulh = s->ulist + s->marks_reads;
         /* per configuration choice (0: fewest instructions, 1: shortest latency): summed
          * issue cycles and the longest warp-task latency (cycles) */
         double work[2] = { 0, 0 }, lmax[2] = { 0, 0 };
@@ -552,17 +619,9 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
         while (e < n) {
             const dpa_phmm_task *t = &tasks[e];
             const int64_t L = batch->read_lengths[t->read], hn = batch->hap_lengths[t->hap];
-            const int new_r = (s->rmark[t->read] & 0x7fffffffu) != stamp;
-            const int new_h = (s->hmark[t->hap] & 0x7fffffffu) != stamp;
-            const uint32_t c2 = memo_cfg2(b, L, hn);
-            int64_t add = 64 + (new_r ? L * 5 : 0) + (new_h ? hn : 0), sc = 0;
-            for (int v = 0; v < 2; v++) {
-                const int32_t c = (int32_t)(c2 >> (4 * v)) & 15;
-                const int64_t G = dpa_phmm_cfgs[c].g, GR = G * dpa_phmm_cfgs[c].r;
-                if (L > GR && (hn + 1) * (32 / G) * 16 > sc) sc = (hn + 1) * (32 / G) * 16;
-            }
-            add += sc;
-            /* (64 per pair: descriptor, result, flag, warp share, host sort scratch) */
+            const int new_r = s->rmark[t->read] != stamp;
+            const int new_h = s->hmark[t->hap] != stamp;
+            const int64_t add = (int64_t)s->tadd[e] + (new_r ? L * 5 : 0) + (new_h ? hn : 0);
             if (e > pos && bytes + add > (int64_t)budget) break;
             if (rp + L > 0xfffffff0LL || hp + hn > 0xfffffff0LL || e - pos >= 0x3fffffffLL) {
                 if (e > pos) break;
@@ -570,21 +629,23 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
             bytes += add;
             if (estimate) {
                 for (int v = 0; v < 2; v++) {
-                    const int32_t c = (int32_t)(c2 >> (4 * v)) & 15;
+                    const int32_t c = (int32_t)(tcfg[e] >> (4 * v)) & 15;
                     work[v] += cfg_cost(c, L, hn) * (1.0 / 32.0);
                     const double l = cfg_latency(c, L, hn);
                     if (l > lmax[v]) lmax[v] = l;
                 }
             }
-            tcfg[e] = (uint8_t)c2;
             if (new_r) {
                 s->rmark[t->read] = stamp;
                 s->rpos[t->read] = (uint32_t)rp;
+                ulr[nur++] = t->read;
                 rp += L;
             }
             if (new_h) {
                 s->hmark[t->hap] = stamp;
                 s->hpos[t->hap] = (uint32_t)hp;
+                ulh[nuh++] = t->hap;
+                if (hn > max_hap) max_hap = (int32_t)hn;
                 hp += hn;
             }
             e++;
@@ -606,7 +667,7 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
             fprintf(stderr, "dpaccel cuda timing: chunk scan %.3f ms (est. us: fewest-instr %.1f, "
                     "latency %.1f)\n", (now_s() - tc) * 1e3, est[0] / 1980.0, est[1] / 1980.0);
         status = run_chunk(b, d, s, batch, tasks + pos, tcfg + pos, tshift, e - pos, rp, hp,
-                           precision, out, double_recomputes, err);
+                           nur, nuh, max_hap, precision, out, double_recomputes, err);
         if (status != DPA_OK) break;
         pos = e;
     }

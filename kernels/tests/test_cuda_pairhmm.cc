@@ -212,3 +212,42 @@ TEST(CudaPairHmm, ConcurrentCallersAndDevices)
         std::printf("[  NOTE    ] only %d GPU visible: the two-device comparison ran the "
                     "threads on device 0 only\n", ndev);
 }
+
+// A chunk large enough for the host team (>= 4096 pairs and >= 65536 read positions: its
+// read packing, sort keys, descriptors and scatter are split over host threads) gives the
+// same bits as the same tasks in small chunks packed by one thread, also when two large
+// calls run at once (one of them then finds the team busy and works alone), and matches
+// the reference.
+TEST(CudaPairHmm, HostTeamChunkEqualsSmallChunks)
+{
+    Backend bk;
+    DPA_REQUIRE_GPU(bk);
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    dpa_test::Batch batch;
+    for (int h = 0; h < 10; h++) batch.haps.push_back(dpa_test::random_bases(rng, 60 + (int)(rng() % 200)));
+    for (int r = 0; r < 560; r++)
+        batch.reads.push_back(dpa_test::gatk_read(rng, batch.haps[r % 10], 120 + (int)(rng() % 31)));
+    batch.reads[77].bases[5] = 'R'; // a read that runs in double
+    dpa_pairhmm_batch b = batch.view();
+    auto tasks = all_tasks(b);
+    ASSERT_GE(tasks.size(), 4096u);
+    auto whole = gpu(bk, b, tasks, DPA_PRECISION_FLOAT_THEN_DOUBLE);
+    std::vector<double> split;
+    {
+        ScopedEnv env("DPACCEL_CUDA_CHUNK_BYTES", "60000");
+        Backend bs;
+        ASSERT_TRUE(bs.b);
+        split = gpu(bs, b, tasks, DPA_PRECISION_FLOAT_THEN_DOUBLE);
+    }
+    EXPECT_EQ(0, std::memcmp(whole.data(), split.data(), whole.size() * 8)) << "team vs small chunks";
+    std::vector<double> a, c;
+    std::thread t1([&] { a = gpu(bk, b, tasks, DPA_PRECISION_FLOAT_THEN_DOUBLE); });
+    std::thread t2([&] { c = gpu(bk, b, tasks, DPA_PRECISION_FLOAT_THEN_DOUBLE); });
+    t1.join();
+    t2.join();
+    EXPECT_EQ(0, std::memcmp(whole.data(), a.data(), whole.size() * 8)) << "concurrent 1";
+    EXPECT_EQ(0, std::memcmp(whole.data(), c.data(), whole.size() * 8)) << "concurrent 2";
+    expect_close(whole, reference(b, tasks, DPA_PRECISION_DOUBLE), 1e-5, seed, "team chunk");
+}

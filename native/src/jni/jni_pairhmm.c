@@ -6,11 +6,11 @@
  *    [read bases | base q | ins | del | gcp | hap bases] and ONE int array [read lengths |
  *    hap lengths], with the quality range NOT checked in Java.
  *
- * Every byte is read from the Java heap once: bases with Get<Type>ArrayRegion, qualities
- * through a critical section held only while they are copied, with the range check fused
- * into the copy (the engine then skips its own quality pass). The copies land in a
- * per-context pool of stagings that only grow, so a call does no malloc and touches no
- * fresh pages. Nothing Java-owned is held while computing, so the GC is never blocked. */
+ * Every byte is read from the Java heap once, with Get<Type>ArrayRegion; the quality range
+ * is checked piece by piece as the qualities land (the engine then skips its own quality
+ * pass). The copies go to a per-context pool of stagings that only grow, so a call does no
+ * malloc and touches no fresh pages. No critical section is ever held, so the GC is never
+ * blocked. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,32 +82,35 @@ static int stage_reserve(dpa_jni_stage *s, size_t bytes, size_t ints, size_t off
            grow(&s->out, &s->out_cap, sizeof(double) * (outs + 1));
 }
 
-/* Copies n quality bytes and returns nonzero when one is above 127 (exactly the bytes
- * with the high bit set), 8 bytes per step. */
-static uint64_t copy_quals(uint8_t *dst, const uint8_t *src, size_t n)
+/* Nonzero when one of n quality bytes is above 127 (exactly the bytes with the high bit
+ * set), 8 bytes per step. */
+static uint64_t quals_high(const uint8_t *q, size_t n)
 {
     uint64_t any = 0;
     size_t k = 0;
     for (; k + 8 <= n; k += 8) {
         uint64_t w;
-        memcpy(&w, src + k, 8);
-        memcpy(dst + k, &w, 8);
+        memcpy(&w, q + k, 8);
         any |= w;
     }
-    for (; k < n; k++) any |= dst[k] = src[k];
+    for (; k < n; k++) any |= q[k];
     return any & UINT64_C(0x8080808080808080);
 }
 
-/* Copies arr[0..n) to dst through a critical section; returns -1 if the array could not
- * be pinned (an exception is pending), else nonzero when a byte is above 127. */
-static int copy_quals_from(JNIEnv *env, jbyteArray arr, jsize from, uint8_t *dst, size_t n)
+/* Copies arr[from, from + n) to dst in pieces that stay in the L1 cache, checking each piece
+ * right after it lands, so the qualities are read from memory once. (No critical section:
+ * with many callers, pinned arrays stall the GC and every allocating thread behind it.)
+ * Returns nonzero when a byte is above 127. */
+#define QUAL_PIECE 16384
+static int copy_quals_from(JNIEnv *env, jbyteArray arr, size_t from, uint8_t *dst, size_t n)
 {
-    if (n == 0) return 0;
-    uint8_t *src = (*env)->GetPrimitiveArrayCritical(env, arr, NULL);
-    if (!src) return -1;
-    const int bad = copy_quals(dst, src + from, n) != 0;
-    (*env)->ReleasePrimitiveArrayCritical(env, arr, src, JNI_ABORT);
-    return bad;
+    uint64_t high = 0;
+    for (size_t k = 0; k < n; k += QUAL_PIECE) {
+        const size_t len = n - k < QUAL_PIECE ? n - k : QUAL_PIECE;
+        (*env)->GetByteArrayRegion(env, arr, (jsize)(from + k), (jsize)len, (jbyte *)(dst + k));
+        high |= quals_high(dst + k, len);
+    }
+    return high != 0;
 }
 
 /* Offsets from lengths; returns the total, or -1 if a length is negative (the engine's
@@ -185,11 +188,8 @@ static void JNICALL pairhmm_compute(JNIEnv *env, jclass cls, jlong handle, jbyte
     }
     int bad = 0;
     const jbyteArray quals[4] = { bq, iq, dq, gq };
-    for (int q = 0; q < 4 && bad >= 0; q++) {
-        const int r = copy_quals_from(env, quals[q], 0, p + (size_t)(q + 1) * n, n);
-        bad = r < 0 ? r : bad | r;
-    }
-    if (bad < 0 || (*env)->ExceptionCheck(env)) {
+    for (int q = 0; q < 4; q++) bad |= copy_quals_from(env, quals[q], 0, p + (size_t)(q + 1) * n, n);
+    if ((*env)->ExceptionCheck(env)) {
         stage_give(h, s);
         return;
     }
@@ -243,15 +243,13 @@ static jint JNICALL pairhmm_compute_flat(JNIEnv *env, jclass cls, jlong handle,
     uint8_t *p = s->bytes;
     int32_t *ri = s->ints, *hi = ri + nr, *group = hi + nh;
     (*env)->GetIntArrayRegion(env, lens, 0, nr + nh, ri);
-    uint8_t *src = (*env)->GetPrimitiveArrayCritical(env, bytes, NULL);
-    if (!src) {
+    (*env)->GetByteArrayRegion(env, bytes, 0, rbases, (jbyte *)p);
+    const int bad = copy_quals_from(env, bytes, n, p + n, 4 * n);
+    (*env)->GetByteArrayRegion(env, bytes, (jsize)(5 * n), hbases, (jbyte *)(p + 5 * n));
+    if ((*env)->ExceptionCheck(env)) {
         stage_give(h, s);
         return 0;
     }
-    memcpy(p, src, n);
-    const int bad = copy_quals(p + n, src + n, 4 * n) != 0;
-    memcpy(p + 5 * n, src + 5 * n, (size_t)hbases);
-    (*env)->ReleasePrimitiveArrayCritical(env, bytes, src, JNI_ABORT);
     if (bad) {
         stage_give(h, s);
         return 1;

@@ -2,9 +2,9 @@
  * jni_util.h — the JNI glue's shared pieces: cached global references (made once in
  * JNI_OnLoad), status -> Java exception, and the handle object behind a Java context.
  *
- * Rules: no JNI call while a critical array is held (one is held only while its bytes are
- * copied out, never while computing); release everything before throwing, then return at
- * once; native worker threads never touch the JVM.
+ * Rules: no JNI call while a critical array is held (we never hold one: inputs are copied
+ * out with Get<Type>ArrayRegion); release everything before throwing, then return at once;
+ * native worker threads never touch the JVM.
  */
 #ifndef DPA_JNI_UTIL_H
 #define DPA_JNI_UTIL_H
