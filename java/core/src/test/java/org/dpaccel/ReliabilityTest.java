@@ -15,7 +15,9 @@ import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
+import org.broadinstitute.gatk.nativebindings.pairhmm.HaplotypeDataHolder;
 import org.broadinstitute.gatk.nativebindings.pairhmm.PairHMMNativeArguments;
+import org.broadinstitute.gatk.nativebindings.pairhmm.ReadDataHolder;
 
 import org.dpaccel.gatk.DpaPairHmm;
 import org.dpaccel.gatk.DpaSmithWaterman;
@@ -211,5 +213,91 @@ class ReliabilityTest {
         String line = using.get(0);
         assertTrue(line.matches("Using dpaccel PairHMM: dpaccel \\d+\\.\\d+\\.\\d+: isa=(scalar|avx2|avx512) "
             + "threads=2 backend=\\w+; .*(GPU|gpu).*, precision FLOAT_THEN_DOUBLE"), line);
+    }
+
+    /**
+     * GATK's forward recurrence in plain Java doubles, one row at a time (O(haplotype)
+     * memory): an independent reference for the binding's answers on shapes GKL cannot run.
+     */
+    static double gatkLog10(ReadDataHolder r, byte[] hap) {
+        int n = hap.length;
+        double init = Math.scalb(1.0, 1020);
+        double[] m = new double[n + 1], ins = new double[n + 1], del = new double[n + 1];
+        double[] m2 = new double[n + 1], ins2 = new double[n + 1], del2 = new double[n + 1];
+        java.util.Arrays.fill(del, init / n);
+        for (int i = 0; i < r.readBases.length; i++) {
+            double ei = Math.pow(10, -r.insertionGOP[i] / 10.0), ed = Math.pow(10, -r.deletionGOP[i] / 10.0);
+            double eg = Math.pow(10, -r.overallGCP[i] / 10.0), e = Math.pow(10, -r.readQuals[i] / 10.0);
+            double mm = 1 - Math.min(1, ei + ed);
+            m2[0] = ins2[0] = del2[0] = 0;
+            for (int j = 1; j <= n; j++) {
+                byte x = r.readBases[i], y = hap[j - 1];
+                double prior = x == y || x == 'N' || y == 'N' ? 1 - e : e / 3;
+                m2[j] = prior * (m[j - 1] * mm + (ins[j - 1] + del[j - 1]) * (1 - eg));
+                ins2[j] = m[j] * ei + ins[j] * eg;
+                del2[j] = m2[j - 1] * ed + del2[j - 1] * eg;
+            }
+            double[] t = m; m = m2; m2 = t;
+            t = ins; ins = ins2; ins2 = t;
+            t = del; del = del2; del2 = t;
+        }
+        double sum = 0;
+        for (int j = 1; j <= n; j++) {
+            sum += m[j] + ins[j];
+        }
+        return Math.log10(sum) - Math.log10(init);
+    }
+
+    /**
+     * Issue 8: GKL crashes the JVM on a 60 kb haplotype in double mode. Through the GATK
+     * binding, in double and in float-then-double, 60,000- and 60,007-base haplotypes against
+     * 150-base reads give GATK's answer (the Java reference above; 1e-8 double, 1e-5 float).
+     */
+    @Test
+    void sixtyKbHaplotypesInDoubleModeGiveGatksAnswer() {
+        long seed = TestData.seed();
+        Random rng = new Random(seed);
+        byte[] h0 = TestData.bases(rng, 60000);
+        byte[] h1 = new byte[60007];
+        System.arraycopy(h0, 0, h1, 0, 30000);
+        System.arraycopy(TestData.bases(rng, 7), 0, h1, 30000, 7);
+        System.arraycopy(h0, 30000, h1, 30007, 30000);
+        ReadDataHolder[] reads = new ReadDataHolder[2];
+        for (int k = 0; k < 2; k++) {
+            byte[][] f = TestData.gatkRead(rng, java.util.Arrays.copyOfRange(h0, 29900 + 50 * k, 30100 + 50 * k), 150);
+            ReadDataHolder r = new ReadDataHolder();
+            r.readBases = f[0];
+            r.readQuals = f[1];
+            r.insertionGOP = f[2];
+            r.deletionGOP = f[3];
+            r.overallGCP = f[4];
+            reads[k] = r;
+        }
+        HaplotypeDataHolder[] haps = new HaplotypeDataHolder[2];
+        for (int h = 0; h < 2; h++) {
+            haps[h] = new HaplotypeDataHolder();
+            haps[h].haplotypeBases = h == 0 ? h0 : h1;
+        }
+        for (boolean dbl : new boolean[] {true, false}) {
+            DpaPairHmm hmm = new DpaPairHmm();
+            assertTrue(hmm.load(null));
+            PairHMMNativeArguments a = new PairHMMNativeArguments();
+            a.maxNumberOfThreads = 2;
+            a.useDoublePrecision = dbl;
+            hmm.initialize(a);
+            double[] out = new double[4];
+            try {
+                hmm.computeLikelihoods(reads, haps, out);
+            } finally {
+                hmm.done();
+            }
+            for (int r = 0; r < 2; r++) {
+                for (int h = 0; h < 2; h++) {
+                    double want = gatkLog10(reads[r], haps[h].haplotypeBases);
+                    assertEquals(want, out[r * 2 + h], dbl ? 1e-8 : 1e-5,
+                        "read " + r + " hap " + h + (dbl ? " double" : " float") + ", seed " + seed);
+                }
+            }
+        }
     }
 }
