@@ -22,6 +22,11 @@
 #include "sw_cuda.h"
 
 #define SW_FULL 0xffffffffu
+/* __launch_bounds__ minimum blocks per SM: 5 caps the fill at 96 registers (20 warps per SM)
+ * without spills (nvcc 13.0, sm_90; 1 gave 126, 6 spilled) */
+#ifndef SW_MIN_BLOCKS
+#define SW_MIN_BLOCKS 5
+#endif
 #define SW_CUTOFF (-100000000)       /* GATK's MATRIX_MIN_CUTOFF */
 #define SW_LOW_INIT (INT_MIN / 2)    /* GATK's initial best gap  */
 
@@ -58,11 +63,44 @@ __device__ __forceinline__ void emit_back(char **p, int len, int op)
     *p = q;
 }
 
+/* One lane's cells of one column: R rows, the first nv valid (CHECKED) or all of them. A
+ * template per row count so the full strips run without a bounds test per row. */
+template <int R, bool CHECKED>
+__device__ __forceinline__ uint32_t lane_cells(int (&left)[SW_LANE_ROWS], int (&hgap)[SW_LANE_ROWS],
+                                               const uint32_t (&rc)[SW_LANE_ROWS], int nv,
+                                               unsigned c, const dpa_sw_kparams &p, int dg,
+                                               int &H, int &V)
+{
+    uint32_t word = 0;
+#pragma unroll
+    for (int q = 0; q < R; q++) {
+        if (!CHECKED || q < nv) {
+            const int d = dg + (rc[q] == c ? p.match : p.mismatch);
+            bool v_keep, h_keep, right, diag;
+            /* GATK: the gap opens only when strictly better (a >= b keeps) */
+            V = __vibmax_s32(V + p.extend, H + p.open, &v_keep);
+            hgap[q] = __vibmax_s32(hgap[q] + p.extend, left[q] + p.open, &h_keep);
+            const int hv = __vibmax_s32(hgap[q], V, &right);
+            const int best = __vibmax_s32(d, hv, &diag);
+            const int val = max(best, SW_CUTOFF);
+            word |= ((diag ? (uint32_t)SW_NIB_DIAG : 0u) | (right ? (uint32_t)SW_NIB_RIGHT : 0u) |
+                     (h_keep ? (uint32_t)SW_NIB_H_KEEP : 0u) |
+                     (v_keep ? (uint32_t)SW_NIB_V_KEEP : 0u))
+                    << (4 * q);
+            dg = left[q];
+            left[q] = val;
+            H = val;
+        }
+    }
+    return word;
+}
+
+template <int R>
 __device__ void fill(const uint8_t *ref, int n, const uint8_t *alt, int m, const dpa_sw_kparams &p,
                      uint32_t *tb, int32_t *Hb, int32_t *Vb, int32_t *bottom, int32_t *lastcol,
-                     int lane, int rows, int strips)
+                     int lane, int strips)
 {
-    const int strip_rows = 32 * rows;
+    const int strip_rows = 32 * R;
     for (int j = lane; j <= m; j += 32) {
         Hb[j] = j == 0 ? 0 : border(p, j);
         Vb[j] = SW_LOW_INIT;
@@ -70,10 +108,11 @@ __device__ void fill(const uint8_t *ref, int n, const uint8_t *alt, int m, const
     __syncwarp();
     const int steps = m + 31;
     for (int s = 0; s < strips; s++) {
-        const int r0 = s * strip_rows + lane * rows; /* 0-based first row of this lane */
-        const int nv = min(rows, n - r0);            /* rows of this lane inside the matrix */
+        const int r0 = s * strip_rows + lane * R; /* 0-based first row of this lane */
+        const int nv = min(R, n - r0);            /* rows of this lane inside the matrix */
+        const bool full = nv == R;
         const bool last_strip = s == strips - 1;
-        const bool has_bottom = last_strip && nv > 0 && n - r0 <= rows;
+        const bool has_bottom = last_strip && nv > 0 && n - r0 <= R;
         int left[SW_LANE_ROWS], hgap[SW_LANE_ROWS];
         uint32_t rc[SW_LANE_ROWS];
 #pragma unroll
@@ -111,31 +150,11 @@ __device__ void fill(const uint8_t *ref, int n, const uint8_t *alt, int m, const
             const unsigned c = c_next;
             if (j >= 0 && j < m) c_next = alt[j]; /* base of column j + 1, next step */
             if (j >= 1 && j <= m && nv > 0) {
-                int dg = diag_top;
+                const int dg = diag_top;
                 diag_top = upH;
                 int H = upH, V = upV;
-                uint32_t word = 0;
-#pragma unroll
-                for (int q = 0; q < SW_LANE_ROWS; q++) {
-                    if (q < nv) {
-                        const int d = dg + (rc[q] == c ? p.match : p.mismatch);
-                        bool v_keep, h_keep, right, diag;
-                        /* GATK: the gap opens only when strictly better (a >= b keeps) */
-                        V = __vibmax_s32(V + p.extend, H + p.open, &v_keep);
-                        hgap[q] = __vibmax_s32(hgap[q] + p.extend, left[q] + p.open, &h_keep);
-                        const int hv = __vibmax_s32(hgap[q], V, &right);
-                        const int best = __vibmax_s32(d, hv, &diag);
-                        const int val = max(best, SW_CUTOFF);
-                        word |= ((diag ? (uint32_t)SW_NIB_DIAG : 0u) |
-                                 (right ? (uint32_t)SW_NIB_RIGHT : 0u) |
-                                 (h_keep ? (uint32_t)SW_NIB_H_KEEP : 0u) |
-                                 (v_keep ? (uint32_t)SW_NIB_V_KEEP : 0u))
-                                << (4 * q);
-                        dg = left[q];
-                        left[q] = val;
-                        H = val;
-                    }
-                }
+                const uint32_t word = full ? lane_cells<R, false>(left, hgap, rc, nv, c, p, dg, H, V)
+                                           : lane_cells<R, true>(left, hgap, rc, nv, c, p, dg, H, V);
                 outH = H;
                 outV = V;
                 tbs[(size_t)t * 32 + lane] = word;
@@ -287,7 +306,7 @@ __device__ int last_index_of(const uint8_t *ref, int n, const uint8_t *alt, int 
     return -1;
 }
 
-__global__ void __launch_bounds__(32 * SW_WARPS_PER_BLOCK)
+__global__ void __launch_bounds__(32 * SW_WARPS_PER_BLOCK, SW_MIN_BLOCKS)
     sw_kernel(const dpa_sw_desc *__restrict__ descs, int np, const uint8_t *__restrict__ bases,
               uint32_t *tb, int32_t *scr, char *text, uint32_t *text_used,
               dpa_sw_res *res, dpa_sw_kparams p)
@@ -315,7 +334,16 @@ __global__ void __launch_bounds__(32 * SW_WARPS_PER_BLOCK)
         const int strips = dpa_sw_gpu_strips(n), rows = dpa_sw_gpu_lane_rows(n);
         int32_t *Hb = S, *Vb = S + (m + 1), *bottom = S + 2 * (m + 1), *lastcol = S + 3 * (m + 1);
         uint32_t *ptb = tb + (size_t)dsc.tb * 32;
-        fill(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, rows, strips);
+        switch (rows) { /* rows is 1..8 (sw_cuda.h) */
+        case 1: fill<1>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips); break;
+        case 2: fill<2>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips); break;
+        case 3: fill<3>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips); break;
+        case 4: fill<4>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips); break;
+        case 5: fill<5>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips); break;
+        case 6: fill<6>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips); break;
+        case 7: fill<7>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips); break;
+        default: fill<8>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips); break;
+        }
         int p1, p2, seg;
         start_cell(n, m, p.overhang, bottom, lastcol, lane, &p1, &p2, &seg);
         __syncwarp(); /* the scratch becomes the text buffer */
