@@ -24,7 +24,7 @@ build() { # tree name, tests ON/OFF
 jb() { # tree name, out name, bench args...
   local w=$1 name=$2; shift 2
   echo "--- java $w $name: $*"
-  timeout 120 $J -Ddpaccel.native.path=/tmp/lib_$w -jar "$P/$w.jar" pairhmm $CHECK --out "$OUT/$w-$name" "$@" \
+  timeout 120 $J -Ddpaccel.native.path=/tmp/lib_$w -jar "$P/$w.jar" pairhmm $CHECK --out "/tmp/res/$w-$name" "$@" \
     > "$OUT/$w-$name.txt" 2>&1
   grep -E "^(cuda|gkl|avx|hybrid)|FAIL|Exception|skip" "$OUT/$w-$name.txt" | head -8
 }
@@ -41,6 +41,9 @@ echo "build s: $(( $(date +%s) - t0 ))"
 echo "=== tests (new)"
 timeout 100 ctest --test-dir /tmp/b_new -R 'cuda|engine_gpu' --output-on-failure > "$OUT/ctest.txt" 2>&1
 grep -E "Failure|Expected|Which is|differs|Test +#|tests passed|SKIP" "$OUT/ctest.txt" | head -30
+echo "=== memcheck: host team test (new)"
+timeout 90 compute-sanitizer --tool memcheck --error-exitcode 9 /tmp/b_new/kernels/tests/test_cuda_pairhmm \
+  --gtest_filter='*HostTeam*' 2>&1 | tail -2
 echo "=== C ops table: --gatk $NREG regions 1 and 16 threads; .in files (base, new)"
 for w in base new; do
   echo "--- $w"; timeout 60 /tmp/b_$w/kernels/dpa_cuda_bench --gatk $NREG 1 16 2>&1 | tail -3
@@ -53,15 +56,25 @@ jb base c1 $G --regions $NREG --reps 5 --backends cuda
 jb new c1 $G --regions $NREG --reps 5 --backends cuda
 jb base c16 $G --regions 800 --reps 3 --callers 16 --backends cuda
 jb new c16 $G --regions 800 --reps 3 --callers 16 --backends cuda
+# the 800-region pass lasts ~35 ms: also a longer one (3200 regions, 5 reps)
+jb base c16long $G --regions 3200 --reps 5 --callers 16 --backends cuda
+jb new c16long $G --regions 3200 --reps 5 --callers 16 --backends cuda
 echo "=== Java: whole .in files, one call"
 for f in 10s 1m; do
   for w in base new; do jb $w $f --dataset file:$D/$f.in --batch 100000 --reps 10 --backends cuda; done
 done
-echo "=== Java new, phase times of 13 regions (DPACCEL_CUDA_TIMING=1)"
-DPACCEL_CUDA_TIMING=1 timeout 60 $J -Ddpaccel.native.path=/tmp/lib_new -jar "$P/new.jar" pairhmm $CHECK \
-  --out "$OUT/new-timing" --dataset gatk --mode gatk --regions 13 --reps 1 --warmup 1 --backends cuda \
-  > "$OUT/new-timing.txt" 2>&1
-grep "dpaccel cuda timing" "$OUT/new-timing.txt" | tail -8
+echo "=== Java new, 1 caller, phase times of every region (DPACCEL_CUDA_TIMING=1): medians of the timed pass"
+DPACCEL_CUDA_TIMING=1 timeout 90 $J -Ddpaccel.native.path=/tmp/lib_new -jar "$P/new.jar" pairhmm $CHECK \
+  --out /tmp/res/new-timing $G --regions $NREG --reps 1 --warmup 1 --backends cuda > "$OUT/new-timing.txt" 2>&1
+grep -E "^cuda" "$OUT/new-timing.txt"
+grep "dpaccel cuda timing: call" "$OUT/new-timing.txt" | tail -n $NREG | awk '{print $5}' | sort -g \
+  | awk '{a[NR]=$1} END {print "backend call ms over " NR " regions: p50 " a[int(NR/2)+1] " p90 " a[int(NR*0.9)+1]}'
+for k in pack submit wait; do
+  grep "dpaccel cuda timing: pairs" "$OUT/new-timing.txt" | tail -n $NREG | sed -E "s/.* $k ([0-9.]+).*/\1/" | sort -g \
+    | awk -v k=$k '{a[NR]=$1} END {print k " ms p50 " a[int(NR/2)+1]}'
+done
+echo "=== C phase times 1m.in (base, new)"
+DPACCEL_CUDA_TIMING=1 timeout 60 /tmp/b_base/kernels/dpa_cuda_bench $D/1m.in 3 2>&1 | tail -4
 DPACCEL_CUDA_TIMING=1 timeout 60 /tmp/b_new/kernels/dpa_cuda_bench $D/1m.in 3 2>&1 | tail -4
 echo "total s: $(( $(date +%s) - t0 ))"
 } 2>&1 | tee "$OUT/log.txt"

@@ -229,7 +229,10 @@ TEST(CudaPairHmm, HostTeamChunkEqualsSmallChunks)
     for (int h = 0; h < 10; h++) batch.haps.push_back(dpa_test::random_bases(rng, 60 + (int)(rng() % 200)));
     for (int r = 0; r < 560; r++)
         batch.reads.push_back(dpa_test::gatk_read(rng, batch.haps[r % 10], 120 + (int)(rng() % 31)));
-    batch.reads[77].bases[5] = 'R'; // a read that runs in double
+    batch.reads[77].bases[5] = 'R'; // reads and a haplotype that run in double: the bytes
+    batch.reads[201].bases[3] = 2;  // 0..4 and the letters N A C G T swap codes on the way
+    batch.haps[4][10] = 1;          // in (one table), in the vector and the scalar packing
+    batch.reads[333].bases[20] = 'N';
     dpa_pairhmm_batch b = batch.view();
     auto tasks = all_tasks(b);
     ASSERT_GE(tasks.size(), 4096u);
