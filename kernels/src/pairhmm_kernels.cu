@@ -37,6 +37,9 @@
 #ifndef DPA_PHMM_MINB16
 #define DPA_PHMM_MINB16 3
 #endif
+/* Rows per thread of the phmm_f32<32, 8> kernel for reads of at most 32 * this rows
+ * (one pass); the table it builds fits the R = 8 table's shared memory. */
+#define DPA_PHMM_SHORT_R 5
 /* Steps of the wavefront loop unrolled together. */
 #ifndef DPA_PHMM_UNROLL
 #define DPA_PHMM_UNROLL 4
@@ -145,7 +148,7 @@ __device__ __forceinline__ void step(int s, const uint8_t *hap, int n, T d0, int
                                      rows<T, R> &w, carry<T> &c)
 {
     constexpr int P = 32 / G;
-    constexpr int Q = R / 4;
+    constexpr int Q = (R + 3) / 4;
     const int j = s - t + 1;
     const int hc = c.hc;
     float4 pq[Q];
@@ -267,7 +270,7 @@ __device__ __forceinline__ T group_task(const dpa_phmm_kargs &a, const dpa_phmm_
                                         typename ptraits<T>::cell *scratch, float4 *tbl,
                                         bool *fold_ok)
 {
-    constexpr int Q = R / 4; /* float4 quads per thread and code in the table */
+    constexpr int Q = (R + 3) / 4; /* float4 quads per thread and code in the table */
     const int L = pd.read_len, n = pd.hap_len;
     const T d0 = ptraits<T>::initial() / (T)n;
     const int pad = passes * G * R - L;
@@ -325,12 +328,14 @@ __device__ __forceinline__ T group_task(const dpa_phmm_kargs &a, const dpa_phmm_
             for (int c = 0; c < DPA_PHMM_TABLE_CODES; c++) {
 #pragma unroll
                 for (int q = 0; q < Q; q++) {
-                    float4 v;
-                    v.x = (float)((w.rc[4 * q + 0] == c || c == 0) ? w.pm[4 * q + 0] : w.px[4 * q + 0]);
-                    v.y = (float)((w.rc[4 * q + 1] == c || c == 0) ? w.pm[4 * q + 1] : w.px[4 * q + 1]);
-                    v.z = (float)((w.rc[4 * q + 2] == c || c == 0) ? w.pm[4 * q + 2] : w.px[4 * q + 2]);
-                    v.w = (float)((w.rc[4 * q + 3] == c || c == 0) ? w.pm[4 * q + 3] : w.px[4 * q + 3]);
-                    tbl[(c * Q + q) * DPA_PHMM_BLOCK] = v;
+                    float e[4];
+#pragma unroll
+                    for (int k = 0; k < 4; k++) {
+                        const int r = 4 * q + k; /* R need not be a multiple of 4 */
+                        e[k] = r >= R ? 0.0f
+                                      : (float)((w.rc[r] == c || c == 0) ? w.pm[r] : w.px[r]);
+                    }
+                    tbl[(c * Q + q) * DPA_PHMM_BLOCK] = make_float4(e[0], e[1], e[2], e[3]);
                 }
             }
         }
@@ -391,8 +396,21 @@ __global__ void __launch_bounds__(DPA_PHMM_BLOCK, R == 16 ? DPA_PHMM_MINB16 : 4)
     const dpa_phmm_pdesc pd = a.pairs[pidx];
     float4 *scratch = (float4 *)a.scratch + w.scratch;
     bool fold_ok;
-    const float sum = group_task<float, G, R, true>(a, pd, t, g, w.steps, w.passes, scratch,
-                                                    smem_tbl + threadIdx.x, &fold_ok);
+    float sum;
+    bool short_read = false;
+    if constexpr (G == 32 && R == 8) {
+        /* One pair per warp (G = 32; warp-uniform branch): a read that fits 32 x 5 rows
+         * runs with 5 rows per thread, 5/8 of the work per step; latency-bound small calls
+         * (HaplotypeCaller's 150 bp reads) take this path. Same cells, same roundings,
+         * the rows above the read are exact copies of row 0: the bits do not change. */
+        short_read = w.passes == 1 && pd.read_len <= 32 * DPA_PHMM_SHORT_R;
+        if (short_read)
+            sum = group_task<float, G, DPA_PHMM_SHORT_R, true>(a, pd, t, g, w.steps, 1, scratch,
+                                                               smem_tbl + threadIdx.x, &fold_ok);
+    }
+    if (!short_read)
+        sum = group_task<float, G, R, true>(a, pd, t, g, w.steps, w.passes, scratch,
+                                            smem_tbl + threadIdx.x, &fold_ok);
     if (active && t == G - 1) put_f32(a, pidx, pd.res, sum, fold_ok);
 }
 
