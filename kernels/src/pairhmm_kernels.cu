@@ -21,8 +21,9 @@
  * D column 0 = initial/hap_len), so the last read row is always register R-1 of thread
  * G-1 and the final sum needs no dynamic register index.
  *
- * Float kernels look emission priors up in a per-thread shared-memory table
- * prior[code][row] (one LDS.128 per 4 cells instead of a compare and a select per cell);
+ * Float kernels look emission priors, already multiplied by the row's match transition,
+ * up in a per-thread shared-memory table prior[code][row] * mm[row] (one LDS.128 per 4
+ * cells instead of a compare and a select per cell; see step() for the folded update);
  * the double kernel (recompute pass) compares codes.
  *
  * Contents: constants and cell types; group_task (the algorithm); phmm_f32 (float warp
@@ -40,7 +41,8 @@
 /* Rows per thread of the phmm_f32<32, 8> kernel for reads of at most 32 * this rows
  * (one pass); the table it builds fits the R = 8 table's shared memory. */
 #define DPA_PHMM_SHORT_R 5
-/* Steps of the wavefront loop unrolled together. */
+/* Steps of the wavefront loop unrolled together (4 ran 6-8% faster than 2 on the H100,
+ * docs/pairhmm-cuda.md). */
 #ifndef DPA_PHMM_UNROLL
 #define DPA_PHMM_UNROLL 4
 #endif
