@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -320,7 +321,10 @@ int dpa_cuda_team_parts(dpa_cuda_dev *d)
     if (state == 0) {
         pthread_mutex_lock(&t->mu);
         if (t->state == 0) {
+            /* the CPUs this process may run on (taskset, cgroup cpusets), not the machine's */
             long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+            cpu_set_t set;
+            if (sched_getaffinity(0, sizeof set, &set) == 0) cpus = CPU_COUNT(&set);
             int want = cpus > 1 ? (int)(cpus - 1) : 0;
             if (want > DPA_TEAM_MAX - 1) want = DPA_TEAM_MAX - 1;
             for (int i = 0; i < want; i++) {
