@@ -5,9 +5,11 @@
 // without DPACCEL_GPU_DISABLE; skipped loudly on machines without a usable GPU.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <mutex>
+#include <thread>
 
 #include "test_util.h"
 extern "C" {
@@ -201,4 +203,68 @@ TEST_F(EngineGpu, InjectedFaultsFallBackToIdenticalCpuResults)
         EXPECT_NE(std::string(dpa_last_error()).find("retired"), std::string::npos) << dpa_last_error();
     }
     dpa_context_destroy(ctx);
+}
+
+// Many JVM-like threads on one context, mixing per-call backends and precisions on the GPU
+// machine (the CPU-only twin is ReliabilityConcurrency). Each thread's calls must give what the
+// same call gives alone: bitwise for CPU and GPU (a pair's GPU bits do not depend on its
+// neighbours, chunking or device), within 1e-4 for AUTO/HYBRID (a pair may land on either).
+TEST_F(EngineGpu, ConcurrentCallersMixedBackendsMatchSoloCalls)
+{
+    const uint64_t seed = test_seed();
+    SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    const int kBatches = 6, kThreads = 8, kCalls = 12;
+    std::vector<Batch> batches;
+    for (int i = 0; i < kBatches; i++) batches.push_back(mixed(rng, 1 + (int)(rng() % 40)));
+    struct Solo {
+        std::vector<double> cpu, gpu, gpu_double;
+    };
+    std::vector<Solo> solo(kBatches);
+    for (int i = 0; i < kBatches; i++) {
+        solo[i].cpu = run(probe, batches[i], DPA_BACKEND_CPU, nullptr);
+        solo[i].gpu = run(probe, batches[i], DPA_BACKEND_GPU, nullptr);
+        solo[i].gpu_double = run(probe, batches[i], DPA_BACKEND_GPU, nullptr, DPA_PRECISION_DOUBLE);
+    }
+    const int backends[] = { DPA_BACKEND_CPU, DPA_BACKEND_GPU, DPA_BACKEND_AUTO, DPA_BACKEND_HYBRID };
+    std::atomic<int> mismatches{ 0 }, failures{ 0 };
+    std::vector<std::string> first_error(kThreads);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; t++) {
+        threads.emplace_back([&, t] {
+            std::mt19937_64 trng(seed * 31 + (uint64_t)t);
+            for (int c = 0; c < kCalls; c++) {
+                const int bi = (int)(trng() % kBatches);
+                const int backend = backends[trng() % 4];
+                const bool dbl = backend == DPA_BACKEND_GPU && trng() % 4 == 0;
+                Batch &b = batches[(size_t)bi];
+                dpa_pairhmm_batch v = b.view();
+                std::vector<double> out((size_t)b.results(), NAN);
+                dpa_pairhmm_params p;
+                dpa_pairhmm_params_init(&p);
+                p.backend = backend;
+                p.precision = dbl ? DPA_PRECISION_DOUBLE : DPA_PRECISION_FLOAT_THEN_DOUBLE;
+                if (dpa_pairhmm_compute(probe, &v, &p, out.data(), (int64_t)out.size(), nullptr) != DPA_OK) {
+                    if (failures++ == 0) first_error[(size_t)t] = dpa_last_error();
+                    continue;
+                }
+                const std::vector<double> &want =
+                    dbl ? solo[bi].gpu_double : backend == DPA_BACKEND_GPU ? solo[bi].gpu : solo[bi].cpu;
+                const bool bitwise = backend == DPA_BACKEND_CPU || backend == DPA_BACKEND_GPU;
+                for (size_t i = 0; i < out.size(); i++) {
+                    const bool ok = bitwise ? std::memcmp(&out[i], &want[i], sizeof(double)) == 0
+                                            : close_enough(out[i], want[i]);
+                    if (!ok) {
+                        mismatches++;
+                        break;
+                    }
+                }
+            }
+        });
+    }
+    for (auto &th : threads) th.join();
+    std::string errs;
+    for (auto &e : first_error) errs += e.empty() ? "" : e + "; ";
+    EXPECT_EQ(failures.load(), 0) << errs;
+    EXPECT_EQ(mismatches.load(), 0) << "calls whose results differ from the same call made alone";
 }
