@@ -87,6 +87,10 @@ static dpa_status be_open(int32_t max_devices, dpa_cuda_backend **out, char *err
         if (b->cfg_tab) memset(b->cfg_tab, 0xff, (size_t)1024 * 1024);
         const char *lt = getenv("DPACCEL_CUDA_LATENCY");
         b->force_lat = lt && *lt ? (*lt != '0') : -1;
+        const char *dr = getenv("DPACCEL_CUDA_DIRECT");
+        b->direct = dr && *dr ? (*dr != '0') : -1;
+        const char *po = getenv("DPACCEL_CUDA_POLL");
+        b->poll = po && *po ? (*po != '0') : 1;
         const char *tm = getenv("DPACCEL_CUDA_TIMING");
         b->timing = tm && *tm && *tm != '0';
         if (fc && *fc) {

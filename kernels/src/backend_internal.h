@@ -40,6 +40,8 @@ typedef struct dpa_cuda_slot {
     size_t dcap;
     void *hbuf;   /* pinned staging: packed chunk + results */
     size_t hcap;
+    void *hdev;   /* hbuf as the device sees it (mapped pinned memory: small calls' kernels
+                   * write results straight into it); NULL when the mapping failed */
     /* host scratch (malloc), grown on demand */
     void *scratch;
     size_t scap;
@@ -111,6 +113,11 @@ struct dpa_cuda_backend {
     int32_t timing;     /* DPACCEL_CUDA_TIMING=1: per-call phase times on stderr */
     int32_t force_lat;  /* -1: cost model picks per chunk; DPACCEL_CUDA_LATENCY=0/1 forces
                          * the fewest-instruction / shortest-latency configurations */
+    int32_t direct;     /* -1: small chunks write results into mapped host memory and launch
+                         * the double pass only when needed; DPACCEL_CUDA_DIRECT=0/1 forces
+                         * the copy-back path / the direct path for every chunk */
+    int32_t poll;       /* direct path: 1 (default) spins on the result slots in mapped
+                         * memory, 0 (DPACCEL_CUDA_POLL=0) waits with cudaStreamSynchronize */
     uint8_t *cfg_tab;   /* [L * 1024 + n] for L, n < 1024: chosen configuration, 0xff =
                          * not yet known (filled lazily, relaxed atomics; values are a pure
                          * function of (L, n)) */

@@ -159,9 +159,16 @@ dpa_status dpa_cuda_slot_reserve(dpa_cuda_slot *s, size_t dbytes, size_t hbytes,
         size_t want = hbytes + hbytes / 4;
         if (s->hbuf) cudaFreeHost(s->hbuf);
         s->hbuf = NULL;
+        s->hdev = NULL;
         s->hcap = 0;
-        DPA_CUDA_TRY(err, cudaHostAlloc(&s->hbuf, want, cudaHostAllocDefault));
+        /* mapped: small PairHMM calls' kernels write their results into it directly (no
+         * D2H copy); without a mapping those calls take the copy-back path */
+        DPA_CUDA_TRY(err, cudaHostAlloc(&s->hbuf, want, cudaHostAllocMapped));
         s->hcap = want;
+        if (cudaHostGetDevicePointer(&s->hdev, s->hbuf, 0) != cudaSuccess) {
+            (void)cudaGetLastError();
+            s->hdev = NULL;
+        }
     }
 cleanup:
     return status;

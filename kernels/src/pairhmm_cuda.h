@@ -68,6 +68,14 @@ typedef struct dpa_phmm_kargs {
     const double *err;          /* 128 entries: 10^(-q/10) */
 } dpa_phmm_kargs;
 
+/* Result-slot markers (NaN payloads no result takes: a float result is log10 of a sum
+ * >= 1e-28, a double one log10 of a sum the double pass computed). The float kernels write
+ * FLAGGED for a pair they leave to the double pass; the direct path of the launcher writes
+ * PENDING into every slot before the launch, and so sees on the host, slot by slot, which
+ * pairs are done and which need the double pass. */
+#define DPA_PHMM_RES_PENDING 0x7ff4d0a5e5d00000ULL
+#define DPA_PHMM_RES_FLAGGED 0x7ff4d0a5e5d0f1a9ULL
+
 /* Kernel configurations: G threads per pair (1 = inter-task, thread per pair), R read
  * rows per thread. One float kernel per entry; the double pass uses DPA_PHMM_DOUBLE_G/R. */
 typedef struct dpa_phmm_cfg {

@@ -379,6 +379,8 @@ __device__ __forceinline__ void put_f32(const dpa_phmm_kargs &a, int32_t pidx, i
     const double v = (double)sum;
     if (!(v >= 1e-28) || !fold_ok) {
         a.flags[atomicAdd(a.count, 1)] = pidx;
+        /* overwritten by the double pass; the host's direct path waits on it */
+        a.res[res] = __longlong_as_double((long long)DPA_PHMM_RES_FLAGGED);
     } else {
         a.res[res] = log10(v) - ptraits<float>::log10_initial;
     }

@@ -107,6 +107,64 @@ static uint32_t memo_cfg2(const dpa_cuda_backend *b, int64_t L, int64_t n)
 /* Issue slots per cycle the float kernels reach on a full GPU (ncu: ~50% of 4 per SM). */
 #define DPA_ISSUE_EFF 0.5
 
+/* Chunks of at most this many pairs take the direct path (the backend's `direct` = -1):
+ * the kernels write results into mapped host memory, and the double pass is launched only
+ * when the float pass left a pair to it. One HaplotypeCaller region (~300 pairs) saves the
+ * D2H copy and the empty double launch (~3 + 5-10 us of GPU time, docs/pairhmm-cuda.md); a
+ * region with a flagged pair pays one more round trip. Larger chunks almost always flag
+ * pairs, and their scattered 8-byte writes would cross PCIe one by one. */
+#define DPA_DIRECT_MAX_PAIRS 2048
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Direct path, poll mode: returns when no slot of res[0..n) holds mark (the kernels
+ * replace each mark once and never write it back, so the scan only moves forward). The
+ * host sees the last result land instead of waiting for the stream's completion signal.
+ * The stream is queried now and then so that a failed kernel (or one that finished without
+ * writing a slot) ends the wait with an error instead of a hang. */
+static dpa_status wait_marks(dpa_cuda_slot *s, const uint64_t *res, int64_t n, uint64_t mark,
+                             dpa_cuda_err *err)
+{
+    int64_t k = 0;
+    for (uint32_t spin = 1;; spin++) {
+        while (k < n && __atomic_load_n(&res[k], __ATOMIC_ACQUIRE) != mark) k++;
+        if (k == n) return DPA_OK;
+        if (spin % 256 == 0) {
+            const cudaError_t e = cudaStreamQuery(s->stream);
+            if (e == cudaSuccess) { /* done: every write has landed */
+                while (k < n && __atomic_load_n(&res[k], __ATOMIC_ACQUIRE) != mark) k++;
+                if (k == n) return DPA_OK;
+                return dpa_cuda_fail_msg(err, DPA_ERR_DEVICE,
+                                         "CUDA pairhmm: a kernel finished without writing a "
+                                         "result (direct path)");
+            }
+            if (e != cudaErrorNotReady)
+                return dpa_cuda_fail(err, e, "cudaStreamQuery (direct path)", __FILE__, __LINE__);
+        }
+        cpu_relax();
+    }
+}
+
+/* Direct path, sync mode: the stream's completion, then a check that no slot holds mark. */
+static dpa_status sync_marks(dpa_cuda_slot *s, const uint64_t *res, int64_t n, uint64_t mark,
+                             dpa_cuda_err *err)
+{
+    const cudaError_t e = cudaStreamSynchronize(s->stream);
+    if (e != cudaSuccess)
+        return dpa_cuda_fail(err, e, "cudaStreamSynchronize (direct path)", __FILE__, __LINE__);
+    for (int64_t k = 0; k < n; k++)
+        if (res[k] == mark)
+            return dpa_cuda_fail_msg(err, DPA_ERR_DEVICE,
+                                     "CUDA pairhmm: a kernel finished without writing a result "
+                                     "(direct path)");
+    return DPA_OK;
+}
+
 /* Fixed base codes (pairhmm_cuda.h): N A C G T -> 0..4, every other byte a code >= 5
  * (a bijection: the bytes 0..4 take the codes the five letters left free). */
 static const uint8_t *base_lut(void)
@@ -525,7 +583,13 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
     dv = (uint8_t *)s->dbuf;
     int32_t *count = (int32_t *)(h + lo.count);
     const double *res = (const double *)(h + lo.res);
-    *count = 0;
+    *count = 0; /* the device's counter: the H2D copy covers it */
+    const int direct = s->hdev && (b->direct > 0 || (b->direct < 0 && n <= DPA_DIRECT_MAX_PAIRS));
+    uint64_t *hres = (uint64_t *)(h + lo.res);
+    if (direct) { /* float pairs wait for the float pass, the others for the double pass */
+        for (int64_t k = 0; k < nfloat; k++) hres[pairs[k].res] = DPA_PHMM_RES_PENDING;
+        for (int64_t k = nfloat; k < n; k++) hres[pairs[k].res] = DPA_PHMM_RES_FLAGGED;
+    }
     if (b->timing) tm[5] = now_s();
 
     {
@@ -535,7 +599,7 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
         a.rgcp = dv + lo.rgcp;
         a.hcode = dv + lo.hcode;
         a.pairs = (const dpa_phmm_pdesc *)(dv + lo.pairs);
-        a.res = (double *)(dv + lo.res);
+        a.res = direct ? (double *)((uint8_t *)s->hdev + lo.res) : (double *)(dv + lo.res);
         a.count = (int32_t *)(dv + lo.count);
         a.flags = (int32_t *)(dv + lo.flags);
         a.num_pairs = (int32_t)n;
@@ -588,28 +652,57 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
             }
         }
         if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[2], s->stream));
-        {
-            dpa_phmm_kargs ka = a;
-            ka.scratch = dv + lo.dscratch;
-            if (!use_float) ka.flags = NULL; /* every pair */
-            void *args[] = { &ka };
+        dpa_phmm_kargs ka = a;
+        ka.scratch = dv + lo.dscratch;
+        if (!use_float) ka.flags = NULL; /* every pair */
+        void *f64_args[] = { &ka };
+        int64_t flagged = 0;
+        if (!direct) {
             DPA_CUDA_TRY(err, cudaLaunchKernel(dpa_phmm_kernel_f64(), dim3((unsigned)(dwarps / 4)),
-                                               dim3(DPA_PHMM_BLOCK), args, 0, s->stream));
+                                               dim3(DPA_PHMM_BLOCK), f64_args, 0, s->stream));
+            if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[3], s->stream));
+            DPA_CUDA_TRY(err, cudaMemcpyAsync(h + lo.count, dv + lo.count, lo.d2h_end - lo.count,
+                                              cudaMemcpyDeviceToHost, s->stream));
+            if (b->timing) {
+                DPA_CUDA_TRY(err, cudaEventRecord(s->ev[4], s->stream));
+                tm[6] = now_s();
+            }
+            DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
+            flagged = use_float ? (int64_t)*count : 0;
+        } else {
+            if (b->timing) {
+                DPA_CUDA_TRY(err, cudaEventRecord(s->ev[3], s->stream));
+                DPA_CUDA_TRY(err, cudaEventRecord(s->ev[4], s->stream));
+                tm[6] = now_s();
+            }
+            dpa_status (*wait_fn)(dpa_cuda_slot *, const uint64_t *, int64_t, uint64_t,
+                                  dpa_cuda_err *) = b->poll ? wait_marks : sync_marks;
+            if ((status = wait_fn(s, hres, n, DPA_PHMM_RES_PENDING, err)) != DPA_OK) return status;
+            int64_t pending = 0; /* flagged by the float pass, or double only */
+            for (int64_t k = 0; k < n; k++) pending += hres[k] == DPA_PHMM_RES_FLAGGED;
+            if (pending > 0) {
+                DPA_CUDA_TRY(err, cudaLaunchKernel(dpa_phmm_kernel_f64(),
+                                                   dim3((unsigned)(dwarps / 4)),
+                                                   dim3(DPA_PHMM_BLOCK), f64_args, 0, s->stream));
+                if (b->timing) {
+                    DPA_CUDA_TRY(err, cudaEventRecord(s->ev[3], s->stream));
+                    DPA_CUDA_TRY(err, cudaEventRecord(s->ev[4], s->stream));
+                }
+                if ((status = wait_fn(s, hres, n, DPA_PHMM_RES_FLAGGED, err)) != DPA_OK)
+                    return status;
+            }
+            /* a poll-mode return may leave the kernel exiting: the next call on this slot
+             * is ordered behind it by the stream, and it no longer reads host memory; only
+             * the timing events need the stream done */
+            if (b->timing) DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
+            flagged = use_float ? pending - nwide : 0;
         }
-        if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[3], s->stream));
-        DPA_CUDA_TRY(err, cudaMemcpyAsync(h + lo.count, dv + lo.count, lo.d2h_end - lo.count,
-                                          cudaMemcpyDeviceToHost, s->stream));
-        if (b->timing) {
-            DPA_CUDA_TRY(err, cudaEventRecord(s->ev[4], s->stream));
-            tm[6] = now_s();
-        }
-        DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
         if (b->timing) tm[7] = now_s();
 
         pj.res = res;
         pj.out = out;
         dpa_cuda_team_run(d, scatter_part, &pj, pair_parts);
-        *double_recomputes += use_float ? (int64_t)*count : 0;
+        *double_recomputes += flagged;
         if (b->timing) {
             tm[8] = now_s();
             float g[4] = { 0, 0, 0, 0 };
@@ -620,11 +713,12 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
                                   o ? "," : "", (int)c);
             for (int e = 0; e < 4; e++) cudaEventElapsedTime(&g[e], s->ev[e], s->ev[e + 1]);
             fprintf(stderr,
-                    "dpaccel cuda timing: pairs %lld (double-only %lld, flagged %d) "
+                    "dpaccel cuda timing: pairs %lld (double-only %lld, flagged %lld)%s "
                     "reads %lld haps %lld warps %lld cfgs %s%s host parts %d | host ms: pack %.3f "
                     "keys %.3f radix %.3f desc %.3f warps %.3f submit %.3f wait %.3f scatter %.3f "
                     "| gpu ms: h2d %.3f (%.2f MB) float %.3f double %.3f d2h %.3f\n",
-                    (long long)n, (long long)nwide, *count, (long long)nur,
+                    (long long)n, (long long)nwide, (long long)flagged,
+                    direct ? " direct" : "", (long long)nur,
                     (long long)nuh, (long long)nwarps, cfgs_used, tshift ? " (latency)" : "",
                     parts, (tm[1] - tm[0]) * 1e3, (tm[2] - tm[1]) * 1e3, (tm[3] - tm[2]) * 1e3,
                     (tm[4] - tm[3]) * 1e3, (tm[5] - tm[4]) * 1e3, (tm[6] - tm[5]) * 1e3,
@@ -676,6 +770,11 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
         double work[2] = { 0, 0 }, lmax[2] = { 0, 0 };
         /* larger calls fill the GPU: no estimate (it costs ~10 ns per pair) */
         const int estimate = b->force_lat < 0 && n - pos <= DPA_LAT_MAX_PAIRS;
+        /* a region has a few read and haplotype lengths: the estimates of a (L, n,
+         * choices) key are computed once (same values, same summation order) */
+        struct est_entry { uint64_t key; double w[2], l[2]; } ecache[64];
+        if (estimate)
+            for (int i = 0; i < 64; i++) ecache[i].key = ~(uint64_t)0;
         while (e < n) {
             const dpa_phmm_task *t = &tasks[e];
             const int64_t L = batch->read_lengths[t->read], hn = batch->hap_lengths[t->hap];
@@ -688,11 +787,19 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
             }
             bytes += add;
             if (estimate) {
+                const uint64_t ck = ((uint64_t)L << 40) | ((uint64_t)hn << 8) | tcfg[e];
+                struct est_entry *ce = &ecache[(uint64_t)(L * 7 + hn) & 63];
+                if (ce->key != ck) {
+                    ce->key = ck;
+                    for (int v = 0; v < 2; v++) {
+                        const int32_t c = (int32_t)(tcfg[e] >> (4 * v)) & 15;
+                        ce->w[v] = cfg_cost(c, L, hn) * (1.0 / 32.0);
+                        ce->l[v] = cfg_latency(c, L, hn);
+                    }
+                }
                 for (int v = 0; v < 2; v++) {
-                    const int32_t c = (int32_t)(tcfg[e] >> (4 * v)) & 15;
-                    work[v] += cfg_cost(c, L, hn) * (1.0 / 32.0);
-                    const double l = cfg_latency(c, L, hn);
-                    if (l > lmax[v]) lmax[v] = l;
+                    work[v] += ce->w[v];
+                    if (ce->l[v] > lmax[v]) lmax[v] = ce->l[v];
                 }
             }
             if (new_r) {

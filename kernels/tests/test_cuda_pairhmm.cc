@@ -254,3 +254,83 @@ TEST(CudaPairHmm, HostTeamChunkEqualsSmallChunks)
     EXPECT_EQ(0, std::memcmp(whole.data(), c.data(), whole.size() * 8)) << "concurrent 2";
     expect_close(whole, reference(b, tasks, DPA_PRECISION_DOUBLE), 1e-5, seed, "team chunk");
 }
+
+// Small chunks write their results into mapped host memory and launch the double pass
+// only when the float pass left a pair to it (the direct path); DPACCEL_CUDA_DIRECT=0/1
+// forces the copy-back path / the direct path, DPACCEL_CUDA_POLL=0 makes the direct path
+// wait with cudaStreamSynchronize instead of polling. All give the same bits and the same
+// recompute counts: with no pair for the double pass, with flagged pairs (underflow), with
+// a read outside the float table, in double precision, and forced on a large batch split
+// into several chunks.
+TEST(CudaPairHmm, DirectAndCopyBackPathsAreIdentical)
+{
+    {
+        Backend probe;
+        DPA_REQUIRE_GPU(probe);
+    }
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    // a HaplotypeCaller-like region, nothing for the double pass: haplotypes a few SNPs
+    // apart (unrelated ones would underflow), reads drawn from them
+    dpa_test::Batch plain;
+    const std::string base = dpa_test::random_bases(rng, 500);
+    for (int h = 0; h < 4; h++) {
+        std::string hap = base.substr(0, 250 + rng() % 250);
+        for (int v = 0; v < 3; v++) hap[rng() % hap.size()] = "ACGT"[rng() % 4];
+        plain.haps.push_back(hap);
+    }
+    for (int r = 0; r < 60; r++)
+        plain.reads.push_back(dpa_test::gatk_read(rng, plain.haps[r % 4], 150));
+    dpa_test::Batch flagged = plain; // + an underflowing pair and a read in double only
+    flagged.reads.push_back(dpa_test::random_read(rng, 300, 40, 60));
+    flagged.reads[7].bases[9] = 'R';
+    dpa_test::Batch big; // > 2048 pairs: copy-back by default
+    for (int h = 0; h < 8; h++) big.haps.push_back(dpa_test::random_bases(rng, 100 + (int)(rng() % 300)));
+    for (int r = 0; r < 400; r++)
+        big.reads.push_back(dpa_test::gatk_read(rng, big.haps[r % 8], 30 + (int)(rng() % 200)));
+    big.reads.push_back(dpa_test::random_read(rng, 300, 40, 60));
+
+    struct Case { const char *name; dpa_test::Batch *batch; int32_t precision; bool want_rec; };
+    const Case cases[] = {
+        { "plain", &plain, DPA_PRECISION_FLOAT_THEN_DOUBLE, false },
+        { "flagged", &flagged, DPA_PRECISION_FLOAT_THEN_DOUBLE, true },
+        { "flagged, double", &flagged, DPA_PRECISION_DOUBLE, false },
+        { "big", &big, DPA_PRECISION_FLOAT_THEN_DOUBLE, true },
+    };
+    for (const Case &c : cases) {
+        SCOPED_TRACE(c.name);
+        dpa_pairhmm_batch b = c.batch->view();
+        auto tasks = all_tasks(b);
+        // copy-back; direct (polling the result slots); default; direct waiting with
+        // cudaStreamSynchronize; direct in chunks of ~40 kB
+        struct Mode { const char *direct, *poll, *chunk; };
+        const Mode modes[] = { { "0", "", "" }, { "1", "1", "" }, { "", "", "" },
+                               { "1", "0", "" }, { "1", "", "40000" } };
+        const int nm = (int)(sizeof modes / sizeof modes[0]);
+        std::vector<double> got[nm];
+        int64_t rec[nm];
+        for (int m = 0; m < nm; m++) {
+            ScopedEnv env("DPACCEL_CUDA_DIRECT", modes[m].direct);
+            ScopedEnv poll("DPACCEL_CUDA_POLL", modes[m].poll);
+            ScopedEnv chunk("DPACCEL_CUDA_CHUNK_BYTES", modes[m].chunk);
+            rec[m] = -1;
+            Backend bk;
+            ASSERT_TRUE(bk.b) << bk.why;
+            got[m] = gpu(bk, b, tasks, c.precision, &rec[m]);
+            // twice on the same slot: the pending marks of one call never leak into the next
+            auto again = gpu(bk, b, tasks, c.precision);
+            EXPECT_EQ(0, std::memcmp(got[m].data(), again.data(), again.size() * 8))
+                << "mode " << m << " run to run";
+        }
+        for (int m = 1; m < nm; m++) {
+            EXPECT_EQ(0, std::memcmp(got[0].data(), got[m].data(), got[0].size() * 8))
+                << "mode " << m << " differs bitwise from the copy-back path";
+            EXPECT_EQ(rec[0], rec[m]) << "mode " << m << " recompute count";
+        }
+        if (c.want_rec) EXPECT_GT(rec[0], 0) << "no pair reached the double pass";
+        else EXPECT_EQ(rec[0], 0);
+        expect_close(got[1], reference(b, tasks, DPA_PRECISION_DOUBLE),
+                     c.precision == DPA_PRECISION_DOUBLE ? 1e-8 : 1e-4, seed, c.name);
+    }
+}
