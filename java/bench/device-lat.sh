@@ -79,10 +79,12 @@ echo "t s: $(( $(date +%s) - t0 ))"
 jb base c16long $G --regions 3200 --reps 5 --callers 16 --backends cuda
 jb new c16long $G --regions 3200 --reps 5 --callers 16 --backends cuda
 echo "t s: $(( $(date +%s) - t0 ))"
-echo "=== Java: whole .in files, one call"
-for f in 10s 1m; do
-  for w in base new; do jb $w $f --dataset file:$D/$f.in --batch 100000 --reps 10 --backends cuda; done
-done
+if [ -n "${JAVA_IN:-}" ]; then # whole .in files through Java (the copy-back path): JAVA_IN=1
+  echo "=== Java: whole .in files, one call"
+  for f in 10s 1m; do
+    for w in base new; do jb $w $f --dataset file:$D/$f.in --batch 100000 --reps 10 --backends cuda; done
+  done
+fi
 echo "=== Java new, 1 caller, phase times of every region (DPACCEL_CUDA_TIMING=1): medians of the timed pass"
 DPACCEL_CUDA_TIMING=1 timeout 60 $J -Ddpaccel.native.path=/tmp/lib_new -jar $JAR pairhmm $CHECK \
   --out /tmp/res/new-timing $G --regions $NREG --reps 1 --warmup 1 --backends cuda > "$OUT/new-timing.txt" 2>&1
