@@ -39,7 +39,9 @@ __device__ __forceinline__ int border(const dpa_sw_kparams &p, int k)
                                                                       : 0;
 }
 
-/* Nibble of cell (i, j), 1-based. */
+/* Nibble of cell (i, j), 1-based, in SW_NIB_* form. The fill appends each cell's four
+ * bits after the previous row's, so row q of a lane's word sits at 4 * (rows - 1 - q), and
+ * it stores the complements of SW_NIB_* (cell()). */
 struct tb_view {
     const uint32_t *tb;
     int m, rows, strip; /* rows per lane, rows per strip */
@@ -47,7 +49,7 @@ struct tb_view {
     {
         const int r = i - 1, s = r / strip, w = r - s * strip, lane = w / rows, q = w - lane * rows;
         const uint32_t word = tb[((size_t)s * (m + 31) + (j - 1 + lane)) * 32 + lane];
-        return (word >> (4 * q)) & 15u;
+        return ((word >> (4 * (rows - 1 - q))) & 15u) ^ 15u;
     }
 };
 
@@ -63,46 +65,79 @@ __device__ __forceinline__ void emit_back(char **p, int len, int op)
     *p = q;
 }
 
+/* Constants of the cell update. H values travel biased by +open ("HO": one add serves both
+ * gap openings below and to the right), so the diagonal adds the substitution minus open.
+ * one and minus_one are 1 and -1 from the kernel parameters: ptxas cannot fold them, so the
+ * adds and differences run as IMAD on the FMA pipe while max, compare, select and funnel
+ * shift take the integer ALU; the two pipes issue side by side (docs/sw-cuda.md, run 4). */
+struct cell_k {
+    int match_o, mismatch_o, open, extend, one, minus_one;
+};
+
+/* Appends the sign bit of diff (1: diff < 0) to word. */
+__device__ __forceinline__ uint32_t push_sign(uint32_t word, int diff)
+{
+    return __funnelshift_l((uint32_t)diff, word, 1);
+}
+
+/* One cell of GATK's recurrence. The traceback bits are the sign bits of four differences:
+ * vertical gap opened (V + e < HO), horizontal gap opened (h + e < leftO), down rather than
+ * right (h < V), not diagonal (d < max(h, V)); GATK's ">=" keeps are their complements. The
+ * differences cannot overflow: dpa_sw_validate bounds every value by W * (L + 1) with
+ * W * (L + 2) < 2^30, and the lowest operand is the initial gap -2^30 plus one extend. */
+template <bool CUT>
+__device__ __forceinline__ void cell(int &V, int &hg, int &left_o, int &dg_o, int &ho, int s_o,
+                                     const cell_k &k, uint32_t &word)
+{
+    const int v_e = V * k.one + k.extend;
+    const int dv = ho * k.minus_one + v_e;
+    V = max(v_e, ho);
+    const int h_e = hg * k.one + k.extend;
+    const int dh = left_o * k.minus_one + h_e;
+    hg = max(h_e, left_o);
+    const int dr = V * k.minus_one + hg;
+    const int hv = max(hg, V);
+    const int d = dg_o * k.one + s_o;
+    const int dd = hv * k.minus_one + d;
+    int best = max(d, hv);
+    if (CUT) best = max(best, SW_CUTOFF);
+    word = push_sign(push_sign(push_sign(push_sign(word, dv), dh), dr), dd);
+    dg_o = left_o;
+    ho = best * k.one + k.open;
+    left_o = ho;
+}
+
 /* One lane's cells of one column: R rows, the first nv valid (CHECKED) or all of them. A
  * template per row count so the full strips run without a bounds test per row. */
-template <int R, bool CHECKED>
-__device__ __forceinline__ uint32_t lane_cells(int (&left)[SW_LANE_ROWS], int (&hgap)[SW_LANE_ROWS],
+template <int R, bool CHECKED, bool CUT>
+__device__ __forceinline__ uint32_t lane_cells(int (&left_o)[SW_LANE_ROWS], int (&hgap)[SW_LANE_ROWS],
                                                const uint32_t (&rc)[SW_LANE_ROWS], int nv,
-                                               unsigned c, const dpa_sw_kparams &p, int dg,
-                                               int &H, int &V)
+                                               unsigned c, const cell_k &k, int dg_o, int &ho,
+                                               int &V)
 {
     uint32_t word = 0;
 #pragma unroll
     for (int q = 0; q < R; q++) {
-        if (!CHECKED || q < nv) {
-            const int d = dg + (rc[q] == c ? p.match : p.mismatch);
-            bool v_keep, h_keep, right, diag;
-            /* GATK: the gap opens only when strictly better (a >= b keeps) */
-            V = __vibmax_s32(V + p.extend, H + p.open, &v_keep);
-            hgap[q] = __vibmax_s32(hgap[q] + p.extend, left[q] + p.open, &h_keep);
-            const int hv = __vibmax_s32(hgap[q], V, &right);
-            const int best = __vibmax_s32(d, hv, &diag);
-            const int val = max(best, SW_CUTOFF);
-            word |= ((diag ? (uint32_t)SW_NIB_DIAG : 0u) | (right ? (uint32_t)SW_NIB_RIGHT : 0u) |
-                     (h_keep ? (uint32_t)SW_NIB_H_KEEP : 0u) |
-                     (v_keep ? (uint32_t)SW_NIB_V_KEEP : 0u))
-                    << (4 * q);
-            dg = left[q];
-            left[q] = val;
-            H = val;
-        }
+        if (!CHECKED || q < nv)
+            cell<CUT>(V, hgap[q], left_o[q], dg_o, ho, rc[q] == c ? k.match_o : k.mismatch_o, k,
+                      word);
     }
+    /* rows past n leave their nibbles out: shift the valid ones to their row's place */
+    if (CHECKED) word <<= 4 * (R - max(nv, 1)); /* lanes past n: nothing pushed, word 0 */
     return word;
 }
 
-template <int R>
+/* The wavefront over the strips. Hb (and every H a lane passes on) holds H + open. */
+template <int R, bool CUT>
 __device__ void fill(const uint8_t *ref, int n, const uint8_t *alt, int m, const dpa_sw_kparams &p,
                      uint32_t *tb, int32_t *Hb, int32_t *Vb, int32_t *bottom, int32_t *lastcol,
                      int lane, int strips)
 {
+    const cell_k k = { p.match - p.open, p.mismatch - p.open, p.open, p.extend, p.one,
+                       p.minus_one };
     const int strip_rows = 32 * R;
     for (int j = lane; j <= m; j += 32) {
-        Hb[j] = j == 0 ? 0 : border(p, j);
+        Hb[j] = (j == 0 ? 0 : border(p, j)) + p.open;
         Vb[j] = SW_LOW_INIT;
     }
     __syncwarp();
@@ -113,16 +148,17 @@ __device__ void fill(const uint8_t *ref, int n, const uint8_t *alt, int m, const
         const bool full = nv == R;
         const bool last_strip = s == strips - 1;
         const bool has_bottom = last_strip && nv > 0 && n - r0 <= R;
-        int left[SW_LANE_ROWS], hgap[SW_LANE_ROWS];
+        int left_o[SW_LANE_ROWS], hgap[SW_LANE_ROWS];
         uint32_t rc[SW_LANE_ROWS];
 #pragma unroll
         for (int q = 0; q < SW_LANE_ROWS; q++) {
             /* rows beyond n stay untouched: their border could overflow */
             rc[q] = q < nv ? ref[r0 + q] : 0u;
-            left[q] = q < nv ? border(p, r0 + q + 1) : 0;
+            left_o[q] = q < nv ? border(p, r0 + q + 1) + p.open : 0;
             hgap[q] = SW_LOW_INIT;
         }
-        int diag_top = (r0 == 0 || nv <= 0) ? 0 : border(p, r0); /* H[r0][j-1], row above */
+        /* H[r0][j-1] + open, the row above */
+        int diag_top = ((r0 == 0 || nv <= 0) ? 0 : border(p, r0)) + p.open;
         int outH = 0, outV = 0;                      /* this lane's last row at its column */
         uint32_t *tbs = tb + (size_t)s * steps * 32;
         /* lane 0 reads the strip above from Hb/Vb two steps ahead; every lane reads its
@@ -133,7 +169,11 @@ __device__ void fill(const uint8_t *ref, int n, const uint8_t *alt, int m, const
             if (2 <= m) { h2 = Hb[2]; v2 = Vb[2]; }
         }
         unsigned c_next = (lane == 0 && m >= 1) ? alt[0] : 0u;
-        for (int t = 0; t < steps; t++) {
+        const bool hb_writer = lane == 31 && !last_strip;
+        /* One step. EDGE steps (the wavefront's fill and drain, the last columns) test
+         * every bound; the steady steps in between have every lane on a column in [1, m - 1]
+         * and lane 0 two columns of Hb ahead inside the row, so they test nothing. */
+        auto step = [&](int t, bool edge) {
             int upH = __shfl_up_sync(SW_FULL, outH, 1);
             int upV = __shfl_up_sync(SW_FULL, outV, 1);
             const int j = t - lane + 1;
@@ -142,34 +182,40 @@ __device__ void fill(const uint8_t *ref, int n, const uint8_t *alt, int m, const
                 upV = v1;
                 h1 = h2;
                 v1 = v2;
-                if (j + 2 <= m) {
+                if (!edge || j + 2 <= m) {
                     h2 = Hb[j + 2];
                     v2 = Vb[j + 2];
                 }
             }
             const unsigned c = c_next;
-            if (j >= 0 && j < m) c_next = alt[j]; /* base of column j + 1, next step */
-            if (j >= 1 && j <= m && nv > 0) {
+            if (!edge || (j >= 0 && j < m)) c_next = alt[j]; /* base of column j + 1 */
+            if (!edge || (j >= 1 && j <= m && nv > 0)) {
                 const int dg = diag_top;
                 diag_top = upH;
                 int H = upH, V = upV;
-                const uint32_t word = full ? lane_cells<R, false>(left, hgap, rc, nv, c, p, dg, H, V)
-                                           : lane_cells<R, true>(left, hgap, rc, nv, c, p, dg, H, V);
+                const uint32_t word =
+                    full ? lane_cells<R, false, CUT>(left_o, hgap, rc, nv, c, k, dg, H, V)
+                         : lane_cells<R, true, CUT>(left_o, hgap, rc, nv, c, k, dg, H, V);
                 outH = H;
                 outV = V;
                 tbs[(size_t)t * 32 + lane] = word;
-                if (j == m) {
+                if (edge && j == m) {
 #pragma unroll
                     for (int q = 0; q < SW_LANE_ROWS; q++)
-                        if (q < nv) lastcol[r0 + q + 1] = left[q];
+                        if (q < nv) lastcol[r0 + q + 1] = left_o[q] - p.open;
                 }
-                if (has_bottom) bottom[j] = H;
-                if (lane == 31 && !last_strip) {
+                if (has_bottom) bottom[j] = H - p.open;
+                if (hb_writer) {
                     Hb[j] = H;
                     Vb[j] = V;
                 }
             }
-        }
+        };
+        /* steady steps: t in [31, m - 3] (lane 31 at column >= 1, lane 0 reads Hb[t + 3]) */
+        const int s0 = min(31, steps), s1 = max(s0, m - 2);
+        for (int t = 0; t < s0; t++) step(t, true);
+        for (int t = s0; t < s1; t++) step(t, false);
+        for (int t = s1; t < steps; t++) step(t, true);
         __syncwarp();
     }
 }
@@ -334,16 +380,23 @@ __global__ void __launch_bounds__(32 * SW_WARPS_PER_BLOCK, SW_MIN_BLOCKS)
         const int strips = dpa_sw_gpu_strips(n), rows = dpa_sw_gpu_lane_rows(n);
         int32_t *Hb = S, *Vb = S + (m + 1), *bottom = S + 2 * (m + 1), *lastcol = S + 3 * (m + 1);
         uint32_t *ptb = tb + (size_t)dsc.tb * 32;
+        /* MATRIX_MIN_CUTOFF can bind only when some value may fall below it */
+        const int64_t w = (int64_t)abs(p.match) + abs(p.mismatch) + abs(p.open) + abs(p.extend);
+        const bool cut = w * ((int64_t)n + m + 1) >= -(int64_t)SW_CUTOFF;
+#define SW_FILL(R)                                                                                 \
+    (cut ? fill<R, true>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips)            \
+         : fill<R, false>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips))
         switch (rows) { /* rows is 1..8 (sw_cuda.h) */
-        case 1: fill<1>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips); break;
-        case 2: fill<2>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips); break;
-        case 3: fill<3>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips); break;
-        case 4: fill<4>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips); break;
-        case 5: fill<5>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips); break;
-        case 6: fill<6>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips); break;
-        case 7: fill<7>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips); break;
-        default: fill<8>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips); break;
+        case 1: SW_FILL(1); break;
+        case 2: SW_FILL(2); break;
+        case 3: SW_FILL(3); break;
+        case 4: SW_FILL(4); break;
+        case 5: SW_FILL(5); break;
+        case 6: SW_FILL(6); break;
+        case 7: SW_FILL(7); break;
+        default: SW_FILL(8); break;
         }
+#undef SW_FILL
         int p1, p2, seg;
         start_cell(n, m, p.overhang, bottom, lastcol, lane, &p1, &p2, &seg);
         __syncwarp(); /* the scratch becomes the text buffer */

@@ -54,7 +54,7 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
     dpa_status status = DPA_OK;
     (void)d;
     const dpa_sw_kparams kp = { params->match, params->mismatch, params->gap_open,
-                                params->gap_extend, params->overhang };
+                                params->gap_extend, params->overhang, 1, -1 };
     size_t budget = b->chunk_bytes < SW_CHUNK_MAX_BYTES ? b->chunk_bytes : SW_CHUNK_MAX_BYTES;
     int64_t exact = 0, chunks = 0, cells = 0;
     /* DPACCEL_CUDA_TIMING=1: per-call phase times on stderr (as the PairHMM path does) */

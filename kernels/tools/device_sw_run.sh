@@ -6,6 +6,7 @@
 #   SW_FILTER   gtest filter for test_cuda_sw (default: all)
 #   SW_BENCH    "hap N reps cpu_reps;read N reps cpu_reps" (default below)
 #   SW_SAN      gtest filter for the sanitizer runs (empty: skip them)
+#   SW_NCU      1 (default): pipe counters of one sw_kernel launch (ncu), 0: skip
 set -uo pipefail
 OUT=${OUT:-out}; mkdir -p "$OUT"
 B=${B:-/tmp/b}
@@ -38,6 +39,25 @@ echo "=== phases (DPACCEL_CUDA_TIMING=1, backend alone = the last line)"
 DPACCEL_CUDA_TIMING=1 timeout 60 $B/kernels/dpa_cuda_sw_bench hap 100000 1 0 2>&1 | tail -3
 cuobjdump -sass $B/kernels/CMakeFiles/dpaccel_cuda.dir/src/sw_kernels.cu.o > $OUT/sw_sass.txt 2>&1
 echo "sass lines: $(wc -l < $OUT/sw_sass.txt)"
+if [ "${SW_NCU:-1}" = 1 ]; then
+  echo "=== ncu (one sw_kernel launch of hap 20000, backend alone)"
+  M=smsp__inst_executed.sum,smsp__inst_executed_pipe_alu.sum,smsp__inst_executed_pipe_fma.sum
+  M=$M,smsp__inst_executed_pipe_fmaheavy.sum,smsp__inst_executed_pipe_lsu.sum
+  M=$M,smsp__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active
+  M=$M,smsp__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active
+  M=$M,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active
+  M=$M,smsp__average_warp_latency_issue_stalled_wait.ratio,gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second
+  M=$M,smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio
+  M=$M,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio
+  M=$M,smsp__average_warps_issue_stalled_wait_per_issue_active.ratio
+  M=$M,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio
+  M=$M,smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio
+  M=$M,smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio
+  M=$M,smsp__average_warps_issue_stalled_selected_per_issue_active.ratio
+  timeout 150 ncu --kernel-name sw_kernel --launch-skip 3 --launch-count 1 --metrics $M \
+    $B/kernels/dpa_cuda_sw_bench hap 20000 1 0 > $OUT/ncu.txt 2>&1
+  echo "rc=$?"; grep -E "^ +(smsp|sm__|gpu__)" $OUT/ncu.txt | sed 's/  */ /g'
+fi
 if [ -n "$SW_SAN" ]; then
   for tool in memcheck racecheck; do
     echo "=== compute-sanitizer $tool ($SW_SAN)"
