@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # device-lat.sh — one device call that measures the latency of one PairHMM region per call
 # (issue #4) before and after a backend change, in the same run. Builds (sm_90, in parallel)
-# the committed tree (git archive HEAD) with the OVERLAY files copied over it from the
-# working tree ("new", with tests), and the same tree with the files under $P/base copied
-# over it ("base", the backend before the change); other people's uncommitted work stays
-# out. Then: CUDA + engine GPU tests, memcheck on the direct-path tests, and interleaved
+# $P/new_src (made on the dev machine: `git archive HEAD CMakeLists.txt cmake native kernels`,
+# so other people's uncommitted work stays out; the device's copy of .git may be stale, so
+# nothing here asks git) with the OVERLAY files copied over it from the working tree ("new",
+# with tests), and the same tree with the files under $P/base copied over it ("base", the
+# backend before the change). Then: CUDA + engine GPU tests, memcheck on the direct-path tests, and interleaved
 # benches: C ops table (dpa_cuda_bench --gatk, also the new build with
 # DPACCEL_CUDA_POLL=0 and DPACCEL_CUDA_DIRECT=0), .in files, and Java through DpaPairHmm
 # (1 caller per region, 16 callers, GKL OMP 16 threads in the same run, whole .in files),
 # one Java run with DPACCEL_CUDA_TIMING=1 for the phases. Log: $OUT/log.txt.
 #
-# Carry: .jre, java/bench/target/dpaccel-bench.jar, .devdata (the .in files, $P/base,
-# $P/jdkinc = a JDK's include/). Usage (repo root):
+# Carry: .jre, java/bench/target/dpaccel-bench.jar, .devdata (the .in files, $P/new_src,
+# $P/base, $P/jdkinc = a JDK's include/). Usage (repo root):
 #   OVERLAY="kernels/src/pairhmm_launch.cu ..." bash java/bench/device-lat.sh [.devdata/plat]
 set -uo pipefail
 OUT=${OUT:-out}; mkdir -p "$OUT"
@@ -24,7 +25,8 @@ CHECK="--check-cells 20000000 --no-sweeps --progress off"
 build() { # tree name, tests ON/OFF
   cmake -S "/tmp/src_$1" -B "/tmp/b_$1" -DCMAKE_BUILD_TYPE=Release -DDPA_WITH_CUDA=ON \
     -DDPA_CUDA_ARCHITECTURES=90 -DDPA_BUILD_TESTS="$2" -DDPA_JNI_INCLUDE="$PWD/$P/jdkinc" \
-    -DDPA_OUTPUT_DIR="/tmp/lib_$1" >/dev/null && cmake --build "/tmp/b_$1" -j8 2>&1 | grep -E "error|warning: " | head -20
+    -DDPA_OUTPUT_DIR="/tmp/lib_$1" >/dev/null && cmake --build "/tmp/b_$1" -j8 > "/tmp/build_$1.log" 2>&1
+  echo "build $1 rc $?"; grep -E "error|warning: " "/tmp/build_$1.log" | head -20
 }
 jb() { # tree, out name, bench args... (env is inherited: DPACCEL_* switches)
   local w=$1 name=$2; shift 2
@@ -39,10 +41,10 @@ cb() { # label, tree, args... (C ops table bench)
 }
 {
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
-echo "cpus $(nproc)"; date -u; git log -1 --format='HEAD %h %s'; echo "overlay: ${OVERLAY:-none}"
+echo "cpus $(nproc)"; date -u; cat "$P/new_src.txt" 2>/dev/null; echo "overlay: ${OVERLAY:-none}"
 t0=$(date +%s)
-rm -rf /tmp/src_new /tmp/src_base && mkdir -p /tmp/src_new
-git archive HEAD | tar -x -C /tmp/src_new
+rm -rf /tmp/src_new /tmp/src_base
+cp -r "$P/new_src" /tmp/src_new
 for f in ${OVERLAY:-}; do cp "$f" "/tmp/src_new/$f"; done
 cp -r /tmp/src_new /tmp/src_base
 (cd "$P/base" && find . -type f) | while read -r f; do cp "$P/base/$f" "/tmp/src_base/$f"; done
