@@ -271,17 +271,24 @@ TEST(CudaPairHmm, DirectAndCopyBackPathsAreIdentical)
     const uint64_t seed = dpa_test::test_seed();
     SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
     std::mt19937_64 rng(seed);
-    // a HaplotypeCaller-like region, nothing for the double pass: haplotypes a few SNPs
-    // apart (unrelated ones would underflow), reads drawn from them
+    // a HaplotypeCaller-like region with nothing for the double pass: haplotypes of 250-500
+    // bases sharing their first 250, reads copied without errors from that shared part
+    // (Q6..40: every sum is far above 1e-28; reads drawn from the part only one haplotype
+    // has, or with errors against unrelated haplotypes, would underflow)
     dpa_test::Batch plain;
     const std::string base = dpa_test::random_bases(rng, 500);
-    for (int h = 0; h < 4; h++) {
-        std::string hap = base.substr(0, 250 + rng() % 250);
-        for (int v = 0; v < 3; v++) hap[rng() % hap.size()] = "ACGT"[rng() % 4];
-        plain.haps.push_back(hap);
+    for (int h = 0; h < 4; h++) plain.haps.push_back(base.substr(0, 250 + rng() % 251));
+    for (int r = 0; r < 60; r++) {
+        dpa_test::Read rd;
+        rd.bases = base.substr(rng() % 101, 150);
+        for (int i = 0; i < 150; i++) {
+            rd.q.push_back((uint8_t)(6 + rng() % 35));
+            rd.ins.push_back((uint8_t)(40 + rng() % 11));
+            rd.del.push_back((uint8_t)(40 + rng() % 11));
+            rd.gcp.push_back(10);
+        }
+        plain.reads.push_back(rd);
     }
-    for (int r = 0; r < 60; r++)
-        plain.reads.push_back(dpa_test::gatk_read(rng, plain.haps[r % 4], 150));
     dpa_test::Batch flagged = plain; // + an underflowing pair and a read in double only
     flagged.reads.push_back(dpa_test::random_read(rng, 300, 40, 60));
     flagged.reads[7].bases[9] = 'R';
