@@ -83,6 +83,9 @@ typedef struct dpa_phmm_cfg {
 } dpa_phmm_cfg;
 
 #define DPA_PHMM_NUM_CFG 10
+/* phmm_f32<32, 8> runs reads of at most 32 * this many rows with this many rows per thread
+ * (the launcher's latency model counts it) */
+#define DPA_PHMM_SHORT_R 5
 #define DPA_PHMM_DOUBLE_G 32
 #define DPA_PHMM_DOUBLE_R 8
 

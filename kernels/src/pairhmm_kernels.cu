@@ -38,9 +38,9 @@
 #ifndef DPA_PHMM_MINB16
 #define DPA_PHMM_MINB16 3
 #endif
-/* Rows per thread of the phmm_f32<32, 8> kernel for reads of at most 32 * this rows
- * (one pass); the table it builds fits the R = 8 table's shared memory. */
-#define DPA_PHMM_SHORT_R 5
+/* DPA_PHMM_SHORT_R (pairhmm_cuda.h): rows per thread of phmm_f32<32, 8> for reads of at
+ * most 32 * that many rows (one pass); the table it builds fits the R = 8 table's shared
+ * memory. */
 /* Steps of the wavefront loop unrolled together (4 ran 6-8% faster than 2 on the H100,
  * docs/pairhmm-cuda.md). */
 #ifndef DPA_PHMM_UNROLL

@@ -58,13 +58,19 @@ static int32_t choose_cfg(const dpa_cuda_backend *b, int64_t L, int64_t n)
  * overlap: the shuffle from the thread above (~40 cycles) and the in-place I chain (R
  * dependent mul + fma pairs, 4 cycles each); the thread-per-pair kernels also wait on a
  * global load per step. Calibrated on the H100: phmm_f32<32,8> ran a region of 210 pairs
- * (150 x 250-500) in 61 us, 228 cycles per step; the model gives 212. */
+ * (150 x 250-500) in 61 us, 228 cycles per step; the model gives 212. Reads of <= 160 rows
+ * run 5 rows per thread there (DPA_PHMM_SHORT_R): 148 cycles per step in the model, ~150
+ * measured (a region's float kernel 56 -> 37 us). Without that term the model sent reads
+ * of <= 128 to G = 16 or 8, so a region with mixed read lengths (GATK: 150 bp and shorter
+ * clipped reads) ran 2-3 launches one after the other on its slot's single stream. */
 static double cfg_latency(int32_t cfg, int64_t L, int64_t n)
 {
-    const int64_t G = dpa_phmm_cfgs[cfg].g, R = dpa_phmm_cfgs[cfg].r;
+    const int64_t G = dpa_phmm_cfgs[cfg].g;
+    int64_t R = dpa_phmm_cfgs[cfg].r;
     const int64_t passes = (L + G * R - 1) / (G * R);
-    const double step = (double)R * (R == 16 ? 11.0 : 13.5) + 8.0 * (double)R + 40.0 +
-                        (G == 1 ? 400.0 : 0.0);
+    const double c = R == 16 ? 11.0 : 13.5;
+    if (G == 32 && R == 8 && L <= 32 * DPA_PHMM_SHORT_R) R = DPA_PHMM_SHORT_R;
+    const double step = (double)R * c + 8.0 * (double)R + 40.0 + (G == 1 ? 400.0 : 0.0);
     return (double)passes * (double)(n + G - 1) * step;
 }
 
