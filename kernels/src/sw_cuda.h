@@ -23,7 +23,7 @@
 
 #define SW_LANE_ROWS 8 /* rows per lane at most: a lane's 8 nibbles fill one word */
 #define SW_STRIP_MAX (32 * SW_LANE_ROWS)
-#define SW_WARPS_PER_BLOCK 4
+#define SW_WARPS_PER_BLOCK 1 /* warps leave one by one: no block waits for its longest pair */
 
 /* Traceback nibble of one cell on the device. The bits are the predicates the fill gets
  * from __vibmax_s32 (a >= b), so no negation is spent per cell; the traceback decodes them

@@ -10,9 +10,10 @@
  *      vertical gap of its last row go to the next lane by one shuffle each per step; the
  *      strip's last row goes through Hb/Vb in scratch to the next strip. Column m and row n
  *      are kept for the start cell;
- *   3. start cell (warp reductions with GATK's tie rules), then lane 0 walks the traceback
- *      and writes the CIGAR text backwards into the pair's scratch;
- *   4. the text is appended to the chunk's text region (one atomicAdd reserves it).
+ *   3. start cell (warp reductions with GATK's tie rules), left in res for
+ *   4. sw_tb_kernel (one thread per pair, launched right after on the same stream): GATK's
+ *      traceback, the CIGAR text built backwards in the pair's scratch, then appended to
+ *      the chunk's text region (one atomicAdd reserves it).
  *
  * Integer safety: dpa_sw_validate() bounds every score and gap value of the real cells below
  * 2^30 in magnitude; rows beyond n are never computed, so nothing here overflows.
@@ -22,11 +23,13 @@
 #include "sw_cuda.h"
 
 #define SW_FULL 0xffffffffu
-/* __launch_bounds__ minimum blocks per SM: 5 caps the fill at 96 registers (20 warps per SM)
- * without spills (nvcc 13.0, sm_90; 1 gave 126, 6 spilled) */
+/* __launch_bounds__ minimum warps per SM: 20 caps the fill at 96 registers without spills
+ * (nvcc 13.0, sm_90; 24 spilled) */
 #ifndef SW_MIN_BLOCKS
-#define SW_MIN_BLOCKS 5
+#define SW_MIN_BLOCKS (20 / SW_WARPS_PER_BLOCK)
 #endif
+#define SW_TB_THREADS 32   /* few pairs per block: the traceback spreads over every SM */
+#define SW_RES_TRACEBACK (-1) /* res[].exact of a pair whose traceback is still to run */
 #define SW_CUTOFF (-100000000)       /* GATK's MATRIX_MIN_CUTOFF */
 #define SW_LOW_INIT (INT_MIN / 2)    /* GATK's initial best gap  */
 
@@ -399,11 +402,17 @@ __global__ void __launch_bounds__(32 * SW_WARPS_PER_BLOCK, SW_MIN_BLOCKS)
 #undef SW_FILL
         int p1, p2, seg;
         start_cell(n, m, p.overhang, bottom, lastcol, lane, &p1, &p2, &seg);
-        __syncwarp(); /* the scratch becomes the text buffer */
+        /* the traceback runs in sw_tb_kernel, one thread per pair: a lane walking it here
+         * would hold the whole warp's slot idle for ~n + m dependent loads */
         if (lane == 0) {
-            const tb_view tv = { ptb, m, rows, 32 * rows };
-            txt = traceback(tv, p1, p2, seg, p.overhang, text_end, &offset);
+            dpa_sw_res r;
+            r.pos = (uint32_t)p1;
+            r.len = p2;
+            r.offset = seg;
+            r.exact = SW_RES_TRACEBACK;
+            res[pair] = r;
         }
+        return;
     }
     int len = (int)(text_end - txt);
     len = __shfl_sync(SW_FULL, len, 0);
@@ -423,6 +432,34 @@ __global__ void __launch_bounds__(32 * SW_WARPS_PER_BLOCK, SW_MIN_BLOCKS)
     }
 }
 
+/* GATK's traceback of the pairs the fill left marked (p1, p2, trailing overhang in res),
+ * one thread per pair; the CIGAR text is built backwards in the pair's scratch, whose score
+ * rows are dead by now, then appended to the chunk's text region. */
+__global__ void __launch_bounds__(SW_TB_THREADS)
+    sw_tb_kernel(const dpa_sw_desc *__restrict__ descs, int np, const uint32_t *tb, int32_t *scr,
+                 char *text, uint32_t *text_used, dpa_sw_res *res, int overhang)
+{
+    const int pair = blockIdx.x * SW_TB_THREADS + threadIdx.x;
+    if (pair >= np) return;
+    const dpa_sw_res in = res[pair];
+    if (in.exact != SW_RES_TRACEBACK) return;
+    const dpa_sw_desc dsc = descs[pair];
+    const int n = dsc.n, m = dsc.m, rows = dpa_sw_gpu_lane_rows(n);
+    char *const text_end = (char *)(scr + dsc.scr + dpa_sw_gpu_scr_words(n, m));
+    const tb_view tv = { tb + (size_t)dsc.tb * 32, m, rows, 32 * rows };
+    int offset = 0;
+    const char *txt = traceback(tv, (int)in.pos, in.len, in.offset, overhang, text_end, &offset);
+    const int len = (int)(text_end - txt);
+    const uint32_t pos = atomicAdd(text_used, (uint32_t)len);
+    for (int k = 0; k < len; k++) text[pos + k] = txt[k];
+    dpa_sw_res r;
+    r.pos = pos;
+    r.len = len;
+    r.offset = offset;
+    r.exact = 0;
+    res[pair] = r;
+}
+
 extern "C" cudaError_t dpa_sw_launch(const dpa_sw_desc *descs, int32_t np, const uint8_t *bases,
                                      uint32_t *tb, int32_t *scr, char *text, uint32_t *text_used,
                                      dpa_sw_res *res, dpa_sw_kparams p, cudaStream_t stream)
@@ -431,5 +468,9 @@ extern "C" cudaError_t dpa_sw_launch(const dpa_sw_desc *descs, int32_t np, const
     const int blocks = (np + SW_WARPS_PER_BLOCK - 1) / SW_WARPS_PER_BLOCK;
     sw_kernel<<<blocks, 32 * SW_WARPS_PER_BLOCK, 0, stream>>>(descs, np, bases, tb, scr, text,
                                                                text_used, res, p);
+    const cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) return e;
+    sw_tb_kernel<<<(np + SW_TB_THREADS - 1) / SW_TB_THREADS, SW_TB_THREADS, 0, stream>>>(
+        descs, np, tb, scr, text, text_used, res, p.overhang);
     return cudaGetLastError();
 }
