@@ -162,13 +162,17 @@ dpa_status dpa_cuda_slot_reserve(dpa_cuda_slot *s, size_t dbytes, size_t hbytes,
         s->hdev = NULL;
         s->hcap = 0;
         /* mapped: small PairHMM calls' kernels write their results into it directly (no
-         * D2H copy); without a mapping those calls take the copy-back path */
-        DPA_CUDA_TRY(err, cudaHostAlloc(&s->hbuf, want, cudaHostAllocMapped));
-        s->hcap = want;
-        if (cudaHostGetDevicePointer(&s->hdev, s->hbuf, 0) != cudaSuccess) {
+         * D2H copy); without a mapping (a device that cannot map host memory) those calls
+         * take the copy-back path */
+        if (cudaHostAlloc(&s->hbuf, want, cudaHostAllocMapped) != cudaSuccess) {
+            (void)cudaGetLastError();
+            s->hbuf = NULL;
+            DPA_CUDA_TRY(err, cudaHostAlloc(&s->hbuf, want, cudaHostAllocDefault));
+        } else if (cudaHostGetDevicePointer(&s->hdev, s->hbuf, 0) != cudaSuccess) {
             (void)cudaGetLastError();
             s->hdev = NULL;
         }
+        s->hcap = want;
     }
 cleanup:
     return status;
