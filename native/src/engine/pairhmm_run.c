@@ -362,8 +362,16 @@ dpa_status dpa_pairhmm_compute_ex(dpa_context *ctx, const dpa_pairhmm_batch *bat
     R.nchunks = make_chunks(&R, n, target);
     R.head = 0;
     R.tail = R.nchunks;
-    R.gpu_unit_cells = backend == DPA_BACKEND_HYBRID ? cells / (4 * (int64_t)ndev) + 1
-                                                     : cells / (ndev > 0 ? ndev : 1) + 1;
+    R.gpu_unit_cells = cells / (ndev > 0 ? ndev : 1) + 1;
+    if (backend == DPA_BACKEND_HYBRID) {
+        /* A GPU's unit is its cost-model share of the batch, so each device makes one round
+         * trip while the CPU workers take the cheap end; a GPU that finishes first comes back
+         * for what is left. A fixed quarter per unit made a HaplotypeCaller region four serial
+         * GPU round trips: 0.41 ms per region against 0.07 ms GPU-only (H100, BENCHMARKS.md). */
+        const double tg = dpa_cost_gpu_seconds(cells, n, ndev);
+        const double tc = dpa_cost_cpu_seconds(cells, n, ctx->cfg.threads, ctx->phmm.isa);
+        R.gpu_unit_cells = (int64_t)((double)cells * (tc / (tc + tg)) / ndev) + 1;
+    }
     pthread_mutex_init(&R.lock, NULL);
     atomic_init(&R.recomputes, 0);
     atomic_init(&R.gpu_pairs, 0);
