@@ -271,3 +271,35 @@ TEST_F(EngineGpu, ConcurrentCallersMixedBackendsMatchSoloCalls)
     EXPECT_EQ(failures.load(), 0) << errs;
     EXPECT_EQ(mismatches.load(), 0) << "calls whose results differ from the same call made alone";
 }
+
+// HYBRID: a batch too small to split (one region) goes whole to the GPU; a large one is shared,
+// most of it on the GPU (its cost-model share) and the cheap end on the CPU workers, with
+// results equal to the CPU's within 1e-4 either way.
+TEST_F(EngineGpu, HybridSharesLargeBatchesAndKeepsRegionsOnTheGpu)
+{
+    const uint64_t seed = test_seed();
+    SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    Batch region;  // a HaplotypeCaller-sized region: 40 reads of 150 x 4 haplotypes of 400
+    for (int h = 0; h < 4; h++) region.haps.push_back(random_bases(rng, 400));
+    for (int r = 0; r < 40; r++) region.reads.push_back(gatk_read(rng, region.haps[(size_t)(r % 4)], 150));
+    region.group_reads.push_back(40);
+    region.group_haps.push_back(4);
+    dpa_pairhmm_stats st;
+    run(probe, region, DPA_BACKEND_HYBRID, &st);
+    EXPECT_EQ(st.gpu_pairs, st.pairs) << "a one-region call under HYBRID left the GPU";
+
+    Batch big;  // 2 groups x 36 reads of 600 x 10 haplotypes of 1000: 432 M cells
+    for (int g = 0; g < 2; g++) {
+        for (int h = 0; h < 10; h++) big.haps.push_back(random_bases(rng, 1000));
+        for (int r = 0; r < 36; r++) big.reads.push_back(gatk_read(rng, big.haps[big.haps.size() - 1 - (size_t)(r % 10)], 600));
+        big.group_reads.push_back(36);
+        big.group_haps.push_back(10);
+    }
+    dpa_pairhmm_stats cpu_st, hy_st;
+    std::vector<double> cpu = run(probe, big, DPA_BACKEND_CPU, &cpu_st);
+    std::vector<double> hy = run(probe, big, DPA_BACKEND_HYBRID, &hy_st);
+    EXPECT_GT(hy_st.gpu_pairs, 0);
+    EXPECT_LT(hy_st.gpu_pairs, hy_st.pairs) << "HYBRID gave the CPU nothing of a 432 M-cell batch";
+    for (size_t i = 0; i < cpu.size(); i++) ASSERT_TRUE(close_enough(cpu[i], hy[i])) << i;
+}

@@ -334,6 +334,13 @@ dpa_status dpa_pairhmm_compute_ex(dpa_context *ctx, const dpa_pairhmm_batch *bat
                                   dpa_cost_cpu_seconds(cells, n, ctx->cfg.threads, ctx->phmm.isa)
                       ? DPA_BACKEND_GPU : DPA_BACKEND_CPU;
     if (backend == DPA_BACKEND_HYBRID && ndev == 0) backend = DPA_BACKEND_CPU;
+    /* A batch too small to split usefully (a HaplotypeCaller region) gains nothing from CPU
+     * workers beside a GPU that is faster on it: waking them and waiting for their chunks
+     * made one region per call 4x slower than GPU-only on the H100 (BENCHMARKS.md). */
+    if (backend == DPA_BACKEND_HYBRID && cells < DPA_GPU_SPLIT_MIN_CELLS &&
+        dpa_cost_gpu_seconds(cells, n, 1) <
+            dpa_cost_cpu_seconds(cells, n, ctx->cfg.threads, ctx->phmm.isa))
+        backend = DPA_BACKEND_GPU;
     if (backend == DPA_BACKEND_CPU) ndev = 0;
     /* A batch too small to keep several GPUs busy (a HaplotypeCaller region) goes whole to one
      * device, round-robin across calls: concurrent callers then spread over the GPUs, and no
