@@ -3,6 +3,7 @@ package org.dpaccel.bench;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 
@@ -60,5 +61,14 @@ class PairHmmFilesTest {
         assertThrows(IOException.class, () -> PairHmmFiles.parse("2 1\nACGT IIII IIII IIII ++++\n"));
         assertThrows(IOException.class, () -> PairHmmFiles.parse("1 1\nACGT III IIII IIII ++++\nACGT\n"));
         assertThrows(IOException.class, () -> PairHmmFiles.parse("a b c\n"));
+    }
+
+    @Test
+    void headerCountsThatAreNotCountsNameTheLine() {
+        for (String header : new String[] {"3000000000 1", "1 -2", "x 1", "1 0x10"}) {
+            String group = "\nACGT IIII IIII IIII ++++\nACGT\n";
+            IOException e = assertThrows(IOException.class, () -> PairHmmFiles.parse("1 1" + group + header + group));
+            assertTrue(e.getMessage().contains("line 4") && e.getMessage().contains("must be a count"), e.getMessage());
+        }
     }
 }

@@ -68,6 +68,20 @@ public final class PairHmmFiles {
             + "columns (hap read quals ins del gcp expected), found " + t.length + " fields");
     }
 
+    /** A group header count: a non-negative int, else an IOException naming the line. */
+    private static int count(String text, String what, String source, int line) throws IOException {
+        try {
+            int v = Integer.parseInt(text);
+            if (v >= 0) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // reported below with the line
+        }
+        throw new IOException(source + " line " + line + ": " + what + " must be a count in [0, "
+            + Integer.MAX_VALUE + "], found '" + text + "'");
+    }
+
     private static Parsed parseGroups(List<String> lines, int i, String source) throws IOException {
         List<Region> regions = new ArrayList<>();
         long[] floored = {0};
@@ -81,7 +95,7 @@ public final class PairHmmFiles {
             if (t.length != 2) {
                 throw new IOException(source + " line " + (i + 1) + ": expected 'R H', found '" + header + "'");
             }
-            int nr = Integer.parseInt(t[0]), nh = Integer.parseInt(t[1]);
+            int nr = count(t[0], "R", source, i + 1), nh = count(t[1], "H", source, i + 1);
             i++;
             if (i + nr + nh > lines.size()) {
                 throw new IOException(source + " line " + i + ": group of " + nr + " reads and " + nh
