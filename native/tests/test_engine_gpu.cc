@@ -11,6 +11,7 @@
 #include <mutex>
 #include <thread>
 
+#include "engine_gpu_util.h"
 #include "test_util.h"
 extern "C" {
 #include "engine/context.h"
@@ -20,32 +21,8 @@ using namespace dpa_test;
 
 namespace {
 
-struct LogSink {
-    std::mutex m;
-    std::vector<std::string> warnings;
-    static void fn(void *user, dpa_log_level level, const char *msg)
-    {
-        auto *s = static_cast<LogSink *>(user);
-        std::lock_guard<std::mutex> g(s->m);
-        if (level == DPA_LOG_WARN) s->warnings.emplace_back(msg);
-    }
-};
-
-dpa_context *make(int backend, LogSink *sink = nullptr)
-{
-    dpa_options o;
-    dpa_options_init(&o);
-    o.num_threads = 4;
-    o.backend = backend;
-    o.gpu_disable = 0;
-    if (sink) {
-        o.log_fn = LogSink::fn;
-        o.log_user = sink;
-    }
-    dpa_context *ctx = nullptr;
-    if (dpa_context_create(&o, &ctx) != DPA_OK) return nullptr;
-    return ctx;
-}
+using LogSink = WarnSink;
+inline dpa_context *make(int backend, LogSink *sink = nullptr) { return make_gpu_context(backend, sink); }
 
 Batch mixed(std::mt19937_64 &rng, int groups)
 {
@@ -82,22 +59,7 @@ bool close_enough(double a, double b) { return (std::isnan(a) && std::isnan(b)) 
 
 }  // namespace
 
-class EngineGpu : public ::testing::Test {
-  protected:
-    void SetUp() override
-    {
-        probe = make(DPA_BACKEND_AUTO);
-        int32_t n = 0;
-        if (probe) dpa_context_device_count(probe, &n);
-        if (n == 0) {
-            char line[2048] = "";
-            if (probe) dpa_context_describe(probe, line, sizeof line);
-            GTEST_SKIP() << "SKIPPED (no usable GPU on this machine): " << line;
-        }
-    }
-    void TearDown() override { dpa_context_destroy(probe); }
-    dpa_context *probe = nullptr;
-};
+class EngineGpu : public GpuContextTest {};
 
 TEST_F(EngineGpu, GpuAutoHybridAgreeWithCpuAndRepeatBitwise)
 {

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "engine_gpu_util.h"
 #include "sw_gen.h"
 #include "test_util.h"
 extern "C" {
@@ -18,32 +19,8 @@ using namespace dpa_swgen;
 
 namespace {
 
-struct Sink {
-    std::mutex m;
-    std::vector<std::string> warnings;
-    static void fn(void *user, dpa_log_level level, const char *msg)
-    {
-        auto *s = static_cast<Sink *>(user);
-        std::lock_guard<std::mutex> g(s->m);
-        if (level == DPA_LOG_WARN) s->warnings.emplace_back(msg);
-    }
-};
-
-dpa_context *make(int backend, Sink *sink = nullptr)
-{
-    dpa_options o;
-    dpa_options_init(&o);
-    o.num_threads = 4;
-    o.backend = backend;
-    o.gpu_disable = 0;
-    if (sink) {
-        o.log_fn = Sink::fn;
-        o.log_user = sink;
-    }
-    dpa_context *ctx = nullptr;
-    if (dpa_context_create(&o, &ctx) != DPA_OK) return nullptr;
-    return ctx;
-}
+using Sink = dpa_test::WarnSink;
+inline dpa_context *make(int backend, Sink *sink = nullptr) { return dpa_test::make_gpu_context(backend, sink); }
 
 struct Out {
     std::string cigars;
@@ -75,23 +52,15 @@ Out align(dpa_context *ctx, const SwBatch &sb, const Params &p, int ov, int back
     return o;
 }
 
-class EngineSwGpu : public ::testing::Test {
+class EngineSwGpu : public dpa_test::GpuContextTest {
   protected:
     void SetUp() override
     {
-        probe = make(DPA_BACKEND_AUTO);
-        int32_t n = 0;
-        if (probe) dpa_context_device_count(probe, &n);
-        if (n == 0) {
-            char line[2048] = "";
-            if (probe) dpa_context_describe(probe, line, sizeof line);
-            GTEST_SKIP() << "SKIPPED (no usable GPU on this machine): " << line;
-        }
+        GpuContextTest::SetUp();
+        if (IsSkipped()) return;
         seed = dpa_test::test_seed();
         rng.seed(seed);
     }
-    void TearDown() override { dpa_context_destroy(probe); }
-    dpa_context *probe = nullptr;
     uint64_t seed = 0;
     std::mt19937_64 rng;
 };

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "sw_gen.h"
 #include "test_util.h"
 
 extern "C" {
@@ -21,13 +22,12 @@ using namespace dpa_test;
 
 namespace {
 
-struct Params {
-    int32_t match, mismatch, open, extend;
-};
-const Params ORIGINAL_DEFAULT = { 3, -1, -4, -3 };
-const Params STANDARD_NGS = { 25, -50, -110, -6 };  // dangling ends
-const Params NEW_SW = { 200, -150, -260, -11 };      // haplotype to reference
-const Params READ_TO_HAP = { 10, -15, -30, -5 };
+using dpa_swgen::make_params;
+using dpa_swgen::NEW_SW;
+using dpa_swgen::ORIGINAL_DEFAULT;
+using dpa_swgen::Params;
+using dpa_swgen::READ_TO_HAP;
+using dpa_swgen::STANDARD_NGS;
 
 struct Result {
     std::string cigar;
@@ -37,18 +37,6 @@ struct Result {
 std::ostream &operator<<(std::ostream &os, const Result &r)
 {
     return os << r.cigar << " @ " << r.offset;
-}
-
-dpa_sw_params make_params(const Params &p, int overhang)
-{
-    dpa_sw_params sp;
-    dpa_sw_params_init(&sp);
-    sp.match = p.match;
-    sp.mismatch = p.mismatch;
-    sp.gap_open = p.open;
-    sp.gap_extend = p.extend;
-    sp.overhang = overhang;
-    return sp;
 }
 
 Result scalar(const std::string &ref, const std::string &alt, const Params &p, int overhang)
