@@ -26,7 +26,12 @@
 /* __launch_bounds__ minimum warps per SM: 20 caps the fill at 96 registers without spills
  * (nvcc 13.0, sm_90; 24 spilled) */
 #ifndef SW_MIN_BLOCKS
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 750 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870)
+/* these SMs hold at most 16 blocks: asking for 20 is ignored with a ptxas warning */
+#define SW_MIN_BLOCKS (16 / SW_WARPS_PER_BLOCK)
+#else
 #define SW_MIN_BLOCKS (20 / SW_WARPS_PER_BLOCK)
+#endif
 #endif
 #define SW_TB_THREADS 32   /* few pairs per block: the traceback spreads over every SM */
 #define SW_RES_TRACEBACK (-1) /* res[].exact of a pair whose traceback is still to run */
