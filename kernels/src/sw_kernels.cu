@@ -26,8 +26,8 @@
 /* __launch_bounds__ minimum warps per SM: 20 caps the fill at 96 registers without spills
  * (nvcc 13.0, sm_90; 24 spilled) */
 #ifndef SW_MIN_BLOCKS
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 750 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870)
-/* these SMs hold at most 16 blocks: asking for 20 is ignored with a ptxas warning */
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 750 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 880)
+/* these SMs (sm_75/86/87/88) hold at most 16 blocks: asking for 20 is ignored with a ptxas warning */
 #define SW_MIN_BLOCKS (16 / SW_WARPS_PER_BLOCK)
 #else
 #define SW_MIN_BLOCKS (20 / SW_WARPS_PER_BLOCK)

@@ -29,6 +29,7 @@ import org.dpaccel.sw.SwAlignment;
 import org.dpaccel.sw.SwBatch;
 import org.dpaccel.sw.SwOverhang;
 import org.dpaccel.sw.SwParameters;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -162,6 +163,35 @@ class ReliabilityTest {
         }
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> b.addHaplotype(one));
         assertTrue(e.getMessage().contains("oversized batch: 2147488281 results"), e.getMessage());
+    }
+
+    /**
+     * 2 GiB of haplotype bases: the builder refuses the haplotype that would take the packed
+     * bases past a Java array, before copying it, naming the total and the limit. The builder
+     * holds ~3 GiB while it grows, so a JVM with a smaller heap skips this (loudly).
+     */
+    @Test
+    void basesBeyondAJavaArrayAreRejected() {
+        long heap = Runtime.getRuntime().maxMemory();
+        Assumptions.assumeTrue(heap >= (4L << 30),
+            "SKIPPED: needs a heap of at least 4 GiB (-Xmx4g); this JVM has " + (heap >> 20) + " MiB");
+        PairHmmBatch.Builder b = PairHmmBatch.builder();
+        b.addRead(new byte[] {'A'}, new byte[] {30}, new byte[] {45}, new byte[] {45}, new byte[] {10});
+        byte[] hap = new byte[PairHmmBatch.MAX_LENGTH];
+        java.util.Arrays.fill(hap, (byte) 'C');
+        int added = 0;
+        IllegalArgumentException refused = null;
+        try {
+            for (; added < 4096; added++) {
+                b.addHaplotype(hap);
+            }
+        } catch (IllegalArgumentException e) {
+            refused = e;
+        }
+        // 2047 x 2^20 = 2,146,435,072 bytes fit under Integer.MAX_VALUE - 16; the 2048th does not
+        assertEquals(2047, added);
+        assertTrue(refused != null && refused.getMessage().contains("oversized batch: 2147483648 haplotype bases"),
+            String.valueOf(refused));
     }
 
     @Test
