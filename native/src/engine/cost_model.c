@@ -23,3 +23,17 @@ double dpa_cost_gpu_seconds(int64_t cells, int64_t pairs, int32_t devices)
 {
     return 50e-6 + (double)pairs * 20e-9 + (double)cells / (1.0e12 * (devices > 0 ? devices : 1));
 }
+
+/* Smith-Waterman. CPU: cells per second per thread of the SIMD kernels (docs/sw-simd.md).
+ * GPU: a fixed price per call (launch, copies, synchronisation), host packing per pair, then
+ * the kernel's rate (docs/sw-cuda.md). */
+double dpa_cost_sw_cpu_seconds(int64_t cells, int32_t threads, dpa_isa isa)
+{
+    const double rate = isa == DPA_ISA_AVX512 ? 5.0e9 : isa == DPA_ISA_AVX2 ? 2.4e9 : 0.4e9;
+    return (double)cells / (rate * (threads > 0 ? threads : 1));
+}
+
+double dpa_cost_sw_gpu_seconds(int64_t cells, int64_t pairs, int32_t devices)
+{
+    return 300e-6 + (double)pairs * 0.2e-6 + (double)cells / (0.5e12 * (devices > 0 ? devices : 1));
+}

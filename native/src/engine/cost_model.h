@@ -14,4 +14,8 @@
 double dpa_cost_cpu_seconds(int64_t cells, int64_t pairs, int32_t threads, dpa_isa isa);
 double dpa_cost_gpu_seconds(int64_t cells, int64_t pairs, int32_t devices);
 
+/* Smith-Waterman (docs/sw-cuda.md): cells = sum of ref_len * alt_len. */
+double dpa_cost_sw_cpu_seconds(int64_t cells, int32_t threads, dpa_isa isa);
+double dpa_cost_sw_gpu_seconds(int64_t cells, int64_t pairs, int32_t devices);
+
 #endif

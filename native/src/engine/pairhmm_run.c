@@ -15,6 +15,7 @@
 #include "common/status.h"
 #include "engine/context.h"
 #include "engine/cost_model.h"
+#include "engine/sort.h"
 #include "engine/pairhmm_run.h"
 #include "cpu/pairhmm/pairhmm_validate.h"
 
@@ -52,59 +53,26 @@ static int64_t task_cells(const dpa_pairhmm_batch *b, const dpa_phmm_task *t)
     return (int64_t)b->read_lengths[t->read] * b->hap_lengths[t->hap];
 }
 
-typedef struct keyed { uint64_t key; dpa_phmm_task task; } keyed;
-
-static int cmp_keyed(const void *a, const void *b)
-{
-    const keyed *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    return x->task.out < y->task.out ? -1 : x->task.out > y->task.out; /* stable */
-}
-
-/* Sorted descending by (read length, hap length). Both lengths are < 2^21. Small batches
- * (one GATK region: hundreds of pairs) use qsort, whose cost is proportional to n; large ones
- * an LSD radix sort, O(n) but with a fixed ~100 us of bucket work per call. */
+/* Sorted descending by (read length, hap length), ties in task order (both lengths < 2^21). */
 static dpa_status sort_tasks(const dpa_pairhmm_batch *b, dpa_phmm_task *tasks, int64_t n)
 {
     if (n < 2) return DPA_OK;
-    const uint64_t full = ((uint64_t)1 << 42) - 1;
-    if (n <= 8192) {
-        keyed *k = malloc(sizeof *k * (size_t)n);
-        if (!k) return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "pairhmm: out of memory sorting tasks");
-        for (int64_t i = 0; i < n; i++) {
-            k[i].key = full - (((uint64_t)b->read_lengths[tasks[i].read] << 21) |
-                               (uint64_t)b->hap_lengths[tasks[i].hap]);
-            k[i].task = tasks[i];
-        }
-        qsort(k, (size_t)n, sizeof *k, cmp_keyed);
-        for (int64_t i = 0; i < n; i++) tasks[i] = k[i].task;
-        free(k);
-        return DPA_OK;
-    }
+    dpa_sort_item *k = malloc(sizeof *k * 2 * (size_t)n);
     dpa_phmm_task *tmp = malloc(sizeof *tmp * (size_t)n);
-    uint64_t *keys = malloc(sizeof *keys * (size_t)n), *ktmp = malloc(sizeof *ktmp * (size_t)n);
-    if (!tmp || !keys || !ktmp) {
-        free(tmp), free(keys), free(ktmp);
+    if (!k || !tmp) {
+        free(k), free(tmp);
         return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "pairhmm: out of memory sorting %lld tasks",
                         (long long)n);
     }
-    for (int64_t i = 0; i < n; i++)
-        keys[i] = full - (((uint64_t)b->read_lengths[tasks[i].read] << 21) |
-                          (uint64_t)b->hap_lengths[tasks[i].hap]);
-    for (int shift = 0; shift < 42; shift += 14) {
-        int64_t count[1 << 14 | 1];
-        memset(count, 0, sizeof count);
-        for (int64_t i = 0; i < n; i++) count[((keys[i] >> shift) & 0x3fff) + 1]++;
-        for (int d = 0; d < (1 << 14); d++) count[d + 1] += count[d];
-        for (int64_t i = 0; i < n; i++) {
-            int64_t dst = count[(keys[i] >> shift) & 0x3fff]++;
-            tmp[dst] = tasks[i];
-            ktmp[dst] = keys[i];
-        }
-        memcpy(tasks, tmp, sizeof *tmp * (size_t)n);
-        memcpy(keys, ktmp, sizeof *keys * (size_t)n);
+    for (int64_t i = 0; i < n; i++) {
+        k[i].key = ((uint64_t)b->read_lengths[tasks[i].read] << 21) |
+                   (uint64_t)b->hap_lengths[tasks[i].hap];
+        k[i].index = i;
     }
-    free(tmp), free(keys), free(ktmp);
+    dpa_sort_desc(k, k + n, n);
+    for (int64_t i = 0; i < n; i++) tmp[i] = tasks[k[i].index];
+    memcpy(tasks, tmp, sizeof *tmp * (size_t)n);
+    free(k), free(tmp);
     return DPA_OK;
 }
 

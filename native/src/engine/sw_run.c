@@ -17,7 +17,7 @@
  * workers take single chunks from the tail (never a big pair). A GPU failure logs one warning
  * per context, stops that feeder and queues its unit for the CPU; whatever is left at the end
  * runs on the CPU with the same kernels as CPU-only, so results never depend on the backend.
- * AUTO picks the GPU only when gpu_seconds() beats cpu_seconds() for the whole batch.
+ * AUTO picks the GPU only when the cost model (cost_model.c) says it wins for the whole batch.
  *
  * Kernel choice on the CPU: dpa_sw_select() on the context's allowed ISA mask: AVX-512, else
  * AVX2, else scalar (byte-identical results).
@@ -30,52 +30,13 @@
 #include "common/status.h"
 #include "cpu/sw/sw.h"
 #include "engine/context.h"
+#include "engine/cost_model.h"
+#include "engine/sort.h"
 
 #define BIG_CELLS ((int64_t)1 << 26)
 #define MAX_GPUS 64
 /* Concurrent sw calls per device: one per big slot of the CUDA pool (device_pool.cu). */
 #define SW_GPU_FEEDERS 4
-
-typedef struct keyed { int64_t cells; int32_t pair; } keyed;
-
-static int cmp_desc(const void *a, const void *b)
-{
-    const keyed *x = a, *y = b;
-    if (x->cells != y->cells) return x->cells > y->cells ? -1 : 1;
-    return x->pair < y->pair ? -1 : x->pair > y->pair;
-}
-
-/* Sorts k[0..n) by cells descending, ties by pair ascending (cmp_desc's order): qsort for
- * small batches, else a stable LSD radix sort on (max - cells) in 11-bit digits, O(n) (qsort
- * of 1M pairs took ~0.2 s, longer than the GPU's whole batch). tmp holds n entries. */
-static void sort_pairs(keyed *k, keyed *tmp, int32_t n)
-{
-    if (n < 4096) {
-        qsort(k, (size_t)n, sizeof *k, cmp_desc);
-        return;
-    }
-    int64_t maxc = 0;
-    for (int32_t i = 0; i < n; i++)
-        if (k[i].cells > maxc) maxc = k[i].cells;
-    static const int BITS = 11;
-    size_t count[1 << 11];
-    keyed *src = k, *dst = tmp;
-    for (int shift = 0; (maxc >> shift) > 0; shift += BITS) {
-        memset(count, 0, sizeof count);
-        for (int32_t i = 0; i < n; i++) count[((maxc - src[i].cells) >> shift) & 2047]++;
-        size_t sum = 0;
-        for (int d = 0; d < 2048; d++) {
-            const size_t c = count[d];
-            count[d] = sum;
-            sum += c;
-        }
-        for (int32_t i = 0; i < n; i++) dst[count[((maxc - src[i].cells) >> shift) & 2047]++] = src[i];
-        keyed *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != k) memcpy(k, src, sizeof *k * (size_t)n);
-}
 
 typedef struct chunk { int64_t first, count, cells; int big; } chunk;
 
@@ -115,21 +76,6 @@ static void left_job(void *arg, int64_t index)
 {
     run *R = arg;
     run_chunk(R, R->left[index]);
-}
-
-/* Cost model for AUTO (docs/sw-cuda.md, measured on the reference machines; only needs to be
- * right within ~2x, far from the crossover it does not matter). CPU: cells per second per
- * thread of the SIMD kernels (docs/sw-simd.md). GPU: a fixed price per call (launch, copies,
- * synchronisation), host packing per pair, then the kernel's rate. */
-static double cpu_seconds(int64_t cells, int32_t threads, dpa_isa isa)
-{
-    const double rate = isa == DPA_ISA_AVX512 ? 5.0e9 : isa == DPA_ISA_AVX2 ? 2.4e9 : 0.4e9;
-    return (double)cells / (rate * (threads > 0 ? threads : 1));
-}
-
-static double gpu_seconds(int64_t cells, int64_t pairs, int32_t devices)
-{
-    return 300e-6 + (double)pairs * 0.2e-6 + (double)cells / (0.5e12 * devices);
 }
 
 static void gpu_feeder(run *R, int32_t device)
@@ -265,7 +211,7 @@ DPA_API dpa_status dpa_sw_compute(dpa_context *ctx, const dpa_sw_batch *batch,
                                               : ctx->cuda.reason);
     if (n == 0) return DPA_OK;
 
-    keyed *k = malloc(sizeof *k * (size_t)n);
+    dpa_sort_item *k = malloc(sizeof *k * (size_t)n);
     int32_t *pairs = malloc(sizeof *pairs * (size_t)n);
     chunk *chunks = malloc(sizeof *chunks * (size_t)n);
     int64_t *left = malloc(sizeof *left * (size_t)n);
@@ -279,17 +225,17 @@ DPA_API dpa_status dpa_sw_compute(dpa_context *ctx, const dpa_sw_batch *batch,
     for (int32_t i = 0; i < n; i++) {
         slots[i] = pos;
         pos += dpa_sw_cigar_max(batch->ref_lengths[i], batch->alt_lengths[i]);
-        k[i].cells = (int64_t)batch->ref_lengths[i] * batch->alt_lengths[i];
-        k[i].pair = i;
-        cells += k[i].cells;
+        k[i].key = (uint64_t)batch->ref_lengths[i] * (uint64_t)batch->alt_lengths[i];
+        k[i].index = i;
+        cells += (int64_t)k[i].key;
     }
     /* chunks is free until the chunking below: it holds the radix sort's second buffer */
-    sort_pairs(k, (keyed *)(void *)chunks, n);
-    for (int32_t i = 0; i < n; i++) pairs[i] = k[i].pair;
+    dpa_sort_desc(k, (dpa_sort_item *)(void *)chunks, n);
+    for (int32_t i = 0; i < n; i++) pairs[i] = (int32_t)k[i].index;
 
     if (backend == DPA_BACKEND_AUTO)
-        backend = ndev > 0 && gpu_seconds(cells, n, ndev) <
-                                  cpu_seconds(cells, ctx->cfg.threads, ops.isa)
+        backend = ndev > 0 && dpa_cost_sw_gpu_seconds(cells, n, ndev) <
+                                  dpa_cost_sw_cpu_seconds(cells, ctx->cfg.threads, ops.isa)
                       ? DPA_BACKEND_GPU : DPA_BACKEND_CPU;
     if (backend == DPA_BACKEND_CPU || (backend == DPA_BACKEND_HYBRID && ndev == 0)) ndev = 0;
 
@@ -301,11 +247,11 @@ DPA_API dpa_status dpa_sw_compute(dpa_context *ctx, const dpa_sw_batch *batch,
         chunk *c = &chunks[nchunks++];
         c->first = i;
         c->cells = 0;
-        c->big = k[i].cells > BIG_CELLS;
+        c->big = k[i].key > (uint64_t)BIG_CELLS;
         if (c->big) {
-            c->cells = k[i++].cells;
+            c->cells = (int64_t)k[i++].key;
         } else {
-            while (i < n && c->cells < target) c->cells += k[i++].cells;
+            while (i < n && c->cells < target) c->cells += (int64_t)k[i++].key;
         }
         c->count = i - c->first;
     }
