@@ -42,7 +42,7 @@ typedef struct dpa_sw_desc {
     uint32_t alt;   /* byte offset of the alternate */
     int32_t n, m;   /* ref_len, alt_len */
     uint32_t tb;    /* traceback offset in 128-byte units */
-    uint32_t scr;   /* int32 scratch offset: Hb[m+1], Vb[m+1], bottom[m+1], lastcol[n+1];
+    uint32_t scr;   /* int32 scratch offset: HV[m+1] (int2), bottom[m+1], lastcol[n+1];
                        after the start cell is chosen, the CIGAR text is built backwards in it */
     uint32_t pad[2];
 } dpa_sw_desc;
@@ -59,6 +59,7 @@ typedef struct dpa_sw_res {
 typedef struct dpa_sw_kparams {
     int32_t match, mismatch, open, extend, overhang;
     int32_t one, minus_one; /* 1 and -1: multipliers ptxas cannot fold (sw_kernels.cu, cell_k) */
+    int32_t split_tb;       /* DPACCEL_SW_SPLIT_TB=1: traceback in its own kernel (measurement) */
 } dpa_sw_kparams;
 
 #ifdef __cplusplus

@@ -33,7 +33,8 @@
 #define SW_MIN_BLOCKS (20 / SW_WARPS_PER_BLOCK)
 #endif
 #endif
-#define SW_TB_THREADS 32   /* few pairs per block: the traceback spreads over every SM */
+#define SW_U 4 /* steps per unrolled block of the fill (steps()): loads and stores take immediate offsets */
+#define SW_D 2 /* the fill's loads run SW_D steps ahead (SW_U is a multiple of it) */
 #define SW_RES_TRACEBACK (-1) /* res[].exact of a pair whose traceback is still to run */
 #define SW_CUTOFF (-100000000)       /* GATK's MATRIX_MIN_CUTOFF */
 #define SW_LOW_INIT (INT_MIN / 2)    /* GATK's initial best gap  */
@@ -88,142 +89,192 @@ __device__ __forceinline__ uint32_t push_sign(uint32_t word, int diff)
     return __funnelshift_l((uint32_t)diff, word, 1);
 }
 
+/* a * b + c with int32 wrap-around instead of undefined overflow: the rows past n (below)
+ * are computed too and their values may leave the score bound; nothing reads them. */
+__device__ __forceinline__ int mad(int a, int b, int c)
+{
+    return (int)((unsigned)a * (unsigned)b + (unsigned)c);
+}
+
 /* One cell of GATK's recurrence. The traceback bits are the sign bits of four differences:
  * vertical gap opened (V + e < HO), horizontal gap opened (h + e < leftO), down rather than
  * right (h < V), not diagonal (d < max(h, V)); GATK's ">=" keeps are their complements. The
- * differences cannot overflow: dpa_sw_validate bounds every value by W * (L + 1) with
- * W * (L + 2) < 2^30, and the lowest operand is the initial gap -2^30 plus one extend. */
+ * differences cannot overflow in rows 1..n: dpa_sw_validate bounds every value by
+ * W * (L + 1) with W * (L + 2) < 2^30, and the lowest operand is the initial gap -2^30 plus
+ * one extend. */
 template <bool CUT>
 __device__ __forceinline__ void cell(int &V, int &hg, int &left_o, int &dg_o, int &ho, int s_o,
                                      const cell_k &k, uint32_t &word)
 {
-    const int v_e = V * k.one + k.extend;
-    const int dv = ho * k.minus_one + v_e;
+    const int v_e = mad(V, k.one, k.extend);
+    const int dv = mad(ho, k.minus_one, v_e);
     V = max(v_e, ho);
-    const int h_e = hg * k.one + k.extend;
-    const int dh = left_o * k.minus_one + h_e;
+    const int h_e = mad(hg, k.one, k.extend);
+    const int dh = mad(left_o, k.minus_one, h_e);
     hg = max(h_e, left_o);
-    const int dr = V * k.minus_one + hg;
+    const int dr = mad(V, k.minus_one, hg);
     const int hv = max(hg, V);
-    const int d = dg_o * k.one + s_o;
-    const int dd = hv * k.minus_one + d;
+    const int d = mad(dg_o, k.one, s_o);
+    const int dd = mad(hv, k.minus_one, d);
     int best = max(d, hv);
     if (CUT) best = max(best, SW_CUTOFF);
     word = push_sign(push_sign(push_sign(push_sign(word, dv), dh), dr), dd);
     dg_o = left_o;
-    ho = best * k.one + k.open;
+    ho = mad(best, k.one, k.open);
     left_o = ho;
 }
 
-/* One lane's cells of one column: R rows, the first nv valid (CHECKED) or all of them. A
- * template per row count so the full strips run without a bounds test per row. */
-template <int R, bool CHECKED, bool CUT>
-__device__ __forceinline__ uint32_t lane_cells(int (&left_o)[SW_LANE_ROWS], int (&hgap)[SW_LANE_ROWS],
-                                               const uint32_t (&rc)[SW_LANE_ROWS], int nv,
-                                               unsigned c, const cell_k &k, int dg_o, int &ho,
-                                               int &V)
+/* Per-lane state of the wavefront: the lane's R rows at its current column, the score and
+ * vertical gap of its last row (what the next lane reads), and the loads SW_D steps ahead. */
+template <int R> struct lane_st {
+    int left_o[R], hgap[R]; /* H + open and the running horizontal gap of each row */
+    uint32_t rc[R];         /* the rows' reference bases */
+    int diag_top, outH, outV;
+    int2 ring[SW_D];        /* lane 0: the strip above's last row (H + open, V), SW_D steps ahead */
+    uint32_t cb[SW_D];      /* the alternate base of each of the next SW_D steps */
+};
+
+/* What a strip's steps read and write besides the lane state. */
+struct strip_io {
+    const uint8_t *alt;
+    int2 *HV;            /* the strip boundary row: (H + open, V) per column, interleaved */
+    int32_t *bottom, *lastcol;
+    uint32_t *tbs;       /* this strip's traceback words */
+    int m, lane, r0, nv;
+    int bl, qn;          /* last strip: the lane holding row n, and row n's place in it */
+    bool hb_writer, want_lastcol;
+};
+
+/* One lane's cells of one column: all R rows, also those past n (their values are never
+ * read, their nibbles never decoded), so no lane branches on its row count. */
+template <int R, bool CUT>
+__device__ __forceinline__ uint32_t lane_cells(lane_st<R> &st, unsigned c, const cell_k &k,
+                                               int dg_o, int &ho, int &V)
 {
     uint32_t word = 0;
 #pragma unroll
-    for (int q = 0; q < R; q++) {
-        if (!CHECKED || q < nv)
-            cell<CUT>(V, hgap[q], left_o[q], dg_o, ho, rc[q] == c ? k.match_o : k.mismatch_o, k,
-                      word);
-    }
-    /* rows past n leave their nibbles out: shift the valid ones to their row's place */
-    if (CHECKED) word <<= 4 * (R - max(nv, 1)); /* lanes past n: nothing pushed, word 0 */
+    for (int q = 0; q < R; q++)
+        cell<CUT>(V, st.hgap[q], st.left_o[q], dg_o, ho, st.rc[q] == c ? k.match_o : k.mismatch_o,
+                  k, word);
     return word;
 }
 
-/* The wavefront over the strips. Hb (and every H a lane passes on) holds H + open. */
+/* SW_U consecutive steps from tb0 (a multiple of SW_U). EDGE blocks test every bound; the
+ * steady ones (every lane on a column in [1, m - 1], every load ahead inside the row) test
+ * nothing. Pointers are set once per block so each step's loads and stores take immediate
+ * offsets. BOT: 0 no bottom row here, 1 row n is its lane's last row, 2 anywhere in it. */
+template <int R, bool CUT, int BOT, bool EDGE>
+__device__ __forceinline__ void steps(lane_st<R> &st, const strip_io &io, const cell_k &k, int tb0)
+{
+    const int lane = io.lane, m = io.m;
+    const uint8_t *alt_p = io.alt + (tb0 - lane + SW_D);
+    const int2 *hv_rd = io.HV + (tb0 + 1 + SW_D);
+    int2 *hv_wr = io.HV + (tb0 - 30);
+    uint32_t *tb_p = io.tbs + (size_t)tb0 * 32 + lane;
+    int32_t *bot_p = io.bottom + (tb0 - lane + 1);
+#pragma unroll
+    for (int u = 0; u < SW_U; u++) {
+        const int j = tb0 + u - lane + 1; /* this lane's column */
+        int upH = __shfl_up_sync(SW_FULL, st.outH, 1);
+        int upV = __shfl_up_sync(SW_FULL, st.outV, 1);
+        if (lane == 0) {
+            upH = st.ring[u % SW_D].x;
+            upV = st.ring[u % SW_D].y;
+            if (!EDGE || j + SW_D <= m) st.ring[u % SW_D] = hv_rd[u];
+        }
+        const unsigned c = st.cb[u % SW_D];
+        if (!EDGE || (j + SW_D - 1 >= 0 && j + SW_D - 1 < m)) st.cb[u % SW_D] = alt_p[u];
+        if (!EDGE || (j >= 1 && j <= m)) {
+            const int dg = st.diag_top;
+            st.diag_top = upH;
+            int H = upH, V = upV;
+            const uint32_t word = lane_cells<R, CUT>(st, c, k, dg, H, V);
+            st.outH = H;
+            st.outV = V;
+            tb_p[u * 32] = word;
+            if (io.hb_writer) hv_wr[u] = make_int2(H, V);
+            if (BOT && lane == io.bl) {
+                int v = H;
+                if (BOT == 2) {
+                    v = st.left_o[0];
+#pragma unroll
+                    for (int q = 1; q < R; q++)
+                        if (q == io.qn) v = st.left_o[q];
+                }
+                bot_p[u] = v - k.open;
+            }
+            if (EDGE && j == m && io.want_lastcol) {
+#pragma unroll
+                for (int q = 0; q < R; q++)
+                    if (q < io.nv) io.lastcol[io.r0 + q + 1] = st.left_o[q] - k.open;
+            }
+        }
+    }
+}
+
+/* One strip: m + 31 steps (rounded up to SW_U; the extra steps find every lane past m). */
+template <int R, bool CUT, int BOT>
+__device__ __forceinline__ void strip_pass(lane_st<R> &st, const strip_io &io, const cell_k &k)
+{
+    const int m = io.m, T = m + 31;
+    int tb0 = 0;
+    for (; tb0 < 32 && tb0 < T; tb0 += SW_U) steps<R, CUT, BOT, true>(st, io, k, tb0);
+    for (; tb0 <= m - SW_U - SW_D; tb0 += SW_U) steps<R, CUT, BOT, false>(st, io, k, tb0);
+    for (; tb0 < T; tb0 += SW_U) steps<R, CUT, BOT, true>(st, io, k, tb0);
+}
+
+/* The wavefront over the strips. HV (and every H a lane passes on) holds H + open. */
 template <int R, bool CUT>
 __device__ void fill(const uint8_t *ref, int n, const uint8_t *alt, int m, const dpa_sw_kparams &p,
-                     uint32_t *tb, int32_t *Hb, int32_t *Vb, int32_t *bottom, int32_t *lastcol,
-                     int lane, int strips)
+                     uint32_t *tb, int2 *HV, int32_t *bottom, int32_t *lastcol, int lane,
+                     int strips)
 {
     const cell_k k = { p.match - p.open, p.mismatch - p.open, p.open, p.extend, p.one,
                        p.minus_one };
     const int strip_rows = 32 * R;
-    for (int j = lane; j <= m; j += 32) {
-        Hb[j] = (j == 0 ? 0 : border(p, j)) + p.open;
-        Vb[j] = SW_LOW_INIT;
-    }
+    for (int j = lane; j <= m; j += 32)
+        HV[j] = make_int2((j == 0 ? 0 : border(p, j)) + p.open, SW_LOW_INIT);
     __syncwarp();
-    const int steps = m + 31;
+    const bool want_bottom = p.overhang == OV_SOFTCLIP || p.overhang == OV_IGNORE;
     for (int s = 0; s < strips; s++) {
-        const int r0 = s * strip_rows + lane * R; /* 0-based first row of this lane */
-        const int nv = min(R, n - r0);            /* rows of this lane inside the matrix */
-        const bool full = nv == R;
-        const bool last_strip = s == strips - 1;
-        const bool has_bottom = last_strip && nv > 0 && n - r0 <= R;
-        int left_o[SW_LANE_ROWS], hgap[SW_LANE_ROWS];
-        uint32_t rc[SW_LANE_ROWS];
+        strip_io io;
+        io.alt = alt;
+        io.HV = HV;
+        io.bottom = bottom;
+        io.lastcol = lastcol;
+        io.tbs = tb + (size_t)s * (m + 31) * 32;
+        io.m = m;
+        io.lane = lane;
+        io.r0 = s * strip_rows + lane * R; /* 0-based first row of this lane */
+        io.nv = min(R, n - io.r0);         /* rows of this lane inside the matrix */
+        const bool last = s == strips - 1;
+        io.hb_writer = lane == 31 && !last;
+        io.want_lastcol = p.overhang != OV_INDEL;
+        const int w = n - 1 - s * strip_rows; /* row n in the last strip */
+        io.bl = w / R;
+        io.qn = w - io.bl * R;
+        lane_st<R> st;
 #pragma unroll
-        for (int q = 0; q < SW_LANE_ROWS; q++) {
-            /* rows beyond n stay untouched: their border could overflow */
-            rc[q] = q < nv ? ref[r0 + q] : 0u;
-            left_o[q] = q < nv ? border(p, r0 + q + 1) + p.open : 0;
-            hgap[q] = SW_LOW_INIT;
+        for (int q = 0; q < R; q++) {
+            /* rows past n: any finite start (their border could overflow) */
+            st.rc[q] = q < io.nv ? ref[io.r0 + q] : 0u;
+            st.left_o[q] = (q < io.nv ? border(p, io.r0 + q + 1) : 0) + p.open;
+            st.hgap[q] = SW_LOW_INIT;
         }
         /* H[r0][j-1] + open, the row above */
-        int diag_top = ((r0 == 0 || nv <= 0) ? 0 : border(p, r0)) + p.open;
-        int outH = 0, outV = 0;                      /* this lane's last row at its column */
-        uint32_t *tbs = tb + (size_t)s * steps * 32;
-        /* lane 0 reads the strip above from Hb/Vb two steps ahead; every lane reads its
-         * alternate base one step ahead, so no load sits on the wavefront's path */
-        int h1 = 0, v1 = 0, h2 = 0, v2 = 0;
-        if (lane == 0) {
-            if (1 <= m) { h1 = Hb[1]; v1 = Vb[1]; }
-            if (2 <= m) { h2 = Hb[2]; v2 = Vb[2]; }
-        }
-        unsigned c_next = (lane == 0 && m >= 1) ? alt[0] : 0u;
-        const bool hb_writer = lane == 31 && !last_strip;
-        /* One step. EDGE steps (the wavefront's fill and drain, the last columns) test
-         * every bound; the steady steps in between have every lane on a column in [1, m - 1]
-         * and lane 0 two columns of Hb ahead inside the row, so they test nothing. */
-        auto step = [&](int t, bool edge) {
-            int upH = __shfl_up_sync(SW_FULL, outH, 1);
-            int upV = __shfl_up_sync(SW_FULL, outV, 1);
-            const int j = t - lane + 1;
-            if (lane == 0) {
-                upH = h1;
-                upV = v1;
-                h1 = h2;
-                v1 = v2;
-                if (!edge || j + 2 <= m) {
-                    h2 = Hb[j + 2];
-                    v2 = Vb[j + 2];
-                }
-            }
-            const unsigned c = c_next;
-            if (!edge || (j >= 0 && j < m)) c_next = alt[j]; /* base of column j + 1 */
-            if (!edge || (j >= 1 && j <= m && nv > 0)) {
-                const int dg = diag_top;
-                diag_top = upH;
-                int H = upH, V = upV;
-                const uint32_t word =
-                    full ? lane_cells<R, false, CUT>(left_o, hgap, rc, nv, c, k, dg, H, V)
-                         : lane_cells<R, true, CUT>(left_o, hgap, rc, nv, c, k, dg, H, V);
-                outH = H;
-                outV = V;
-                tbs[(size_t)t * 32 + lane] = word;
-                if (edge && j == m) {
+        st.diag_top = ((io.r0 == 0 || io.nv <= 0) ? 0 : border(p, io.r0)) + p.open;
+        st.outH = st.outV = 0;
 #pragma unroll
-                    for (int q = 0; q < SW_LANE_ROWS; q++)
-                        if (q < nv) lastcol[r0 + q + 1] = left_o[q] - p.open;
-                }
-                if (has_bottom) bottom[j] = H - p.open;
-                if (hb_writer) {
-                    Hb[j] = H;
-                    Vb[j] = V;
-                }
-            }
-        };
-        /* steady steps: t in [31, m - 3] (lane 31 at column >= 1, lane 0 reads Hb[t + 3]) */
-        const int s0 = min(31, steps), s1 = max(s0, m - 2);
-        for (int t = 0; t < s0; t++) step(t, true);
-        for (int t = s0; t < s1; t++) step(t, false);
-        for (int t = s1; t < steps; t++) step(t, true);
+        for (int u = 0; u < SW_D; u++) {
+            st.ring[u] = (lane == 0 && u + 1 <= m) ? HV[u + 1] : make_int2(0, 0);
+            st.cb[u] = (u - lane >= 0 && u - lane < m) ? alt[u - lane] : 0u;
+        }
+        if (!last || !want_bottom)
+            strip_pass<R, CUT, 0>(st, io, k);
+        else if (io.qn == R - 1)
+            strip_pass<R, CUT, 1>(st, io, k);
+        else
+            strip_pass<R, CUT, 2>(st, io, k);
         __syncwarp();
     }
 }
@@ -288,34 +339,68 @@ __device__ void start_cell(int n, int m, int ov, const int32_t *bottom, const in
     *seg_out = seg;
 }
 
-/* GATK's traceback and CIGAR (one thread): the text ends at end; returns its start. */
-__device__ char *traceback(const tb_view &tv, int p1, int p2, int seg, int ov, char *end,
-                           int *offset)
+/* GATK's traceback and CIGAR, walked by the whole warp (every lane holds the same p1, p2,
+ * state and run; lane 0 writes the text, which ends at end). A probe reads 32 cells at once:
+ * the diagonal ahead, or the row / column back to where a gap was opened, so a pair costs
+ * about (n + m) / 32 + 2 x gaps dependent loads instead of n + m. Returns the text length. */
+__device__ int traceback_warp(const tb_view &tv, int p1, int p2, int seg, int ov, char *end,
+                              int *offset, int lane)
 {
     char *w = end;
     if (seg > 0 && ov == OV_SOFTCLIP) {
-        emit_back(&w, seg, OP_S);
+        if (lane == 0) emit_back(&w, seg, OP_S);
         seg = 0;
     }
     int state = OP_M;
-    do {
-        const unsigned t = tv.get(p1, p2);
+    while (p1 > 0 && p2 > 0) {
+        /* diagonal run: lane l reads (p1 - l, p2 - l) */
+        const bool valid = p1 - lane >= 1 && p2 - lane >= 1;
+        const unsigned t = valid ? tv.get(p1 - lane, p2 - lane) : 0u;
+        const unsigned nd = __ballot_sync(SW_FULL, valid && !(t & SW_NIB_DIAG));
+        const int f = nd ? __ffs(nd) - 1 : __popc(__ballot_sync(SW_FULL, valid));
+        if (f > 0) {
+            if (state == OP_M) {
+                seg += f;
+            } else {
+                if (seg > 0 && lane == 0) emit_back(&w, seg, state);
+                seg = f;
+                state = OP_M;
+            }
+            p1 -= f;
+            p2 -= f;
+            if (!nd) continue; /* 32 diagonal steps, or the matrix's edge reached */
+        }
+        /* (p1, p2) is a gap step: lane f read its nibble */
+        const unsigned t0 = __shfl_sync(SW_FULL, t, f);
         int nstate, step;
-        if (t & SW_NIB_DIAG) {
-            nstate = OP_M;
-            step = 1;
-            p1--;
-            p2--;
-        } else if (t & SW_NIB_RIGHT) {
+        if (t0 & SW_NIB_RIGHT) {
             /* the gap GATK recorded: back to the column where it was opened */
             int k = p2;
-            while (k > 1 && (tv.get(p1, k) & SW_NIB_H_KEEP)) k--;
+            for (;;) {
+                const int kk = k - lane;
+                const bool go = kk > 1 && (tv.get(p1, kk) & SW_NIB_H_KEEP);
+                const unsigned stop = __ballot_sync(SW_FULL, !go);
+                if (stop) {
+                    k -= __ffs(stop) - 1;
+                    break;
+                }
+                k -= 32;
+            }
             nstate = OP_I;
             step = p2 - k + 1;
             p2 -= step;
         } else {
             int r = p1;
-            while (r > 1 && (tv.get(r, p2) & SW_NIB_V_KEEP)) r--;
+            for (;;) {
+                const int rr = r - lane;
+                const bool go = rr > 1 && (tv.get(rr, p2) & SW_NIB_V_KEEP);
+                const unsigned stop = __ballot_sync(SW_FULL, !go);
+                if (stop) {
+                    r -= __ffs(stop) - 1;
+                    break;
+                }
+                r -= 32;
+            }
             nstate = OP_D;
             step = p1 - r + 1;
             p1 -= step;
@@ -323,28 +408,28 @@ __device__ char *traceback(const tb_view &tv, int p1, int p2, int seg, int ov, c
         if (nstate == state) {
             seg += step;
         } else {
-            if (seg > 0) emit_back(&w, seg, state);
+            if (seg > 0 && lane == 0) emit_back(&w, seg, state);
             seg = step;
             state = nstate;
         }
-    } while (p1 > 0 && p2 > 0);
-
-    if (ov == OV_SOFTCLIP) {
-        emit_back(&w, seg, state);
-        if (p2 > 0) emit_back(&w, p2, OP_S);
-        *offset = p1;
-    } else if (ov == OV_IGNORE) {
-        emit_back(&w, seg + p2, state); /* the leading overhang joins the last state */
-        *offset = p1 - p2;
-    } else {
-        emit_back(&w, seg, state);
-        if (p1 > 0)
-            emit_back(&w, p1, OP_D);
-        else if (p2 > 0)
-            emit_back(&w, p2, OP_I);
-        *offset = 0;
     }
-    return w;
+
+    if (lane == 0) {
+        if (ov == OV_SOFTCLIP) {
+            emit_back(&w, seg, state);
+            if (p2 > 0) emit_back(&w, p2, OP_S);
+        } else if (ov == OV_IGNORE) {
+            emit_back(&w, seg + p2, state); /* the leading overhang joins the last state */
+        } else {
+            emit_back(&w, seg, state);
+            if (p1 > 0)
+                emit_back(&w, p1, OP_D);
+            else if (p2 > 0)
+                emit_back(&w, p2, OP_I);
+        }
+    }
+    *offset = ov == OV_SOFTCLIP ? p1 : ov == OV_IGNORE ? p1 - p2 : 0;
+    return __shfl_sync(SW_FULL, (int)(end - w), 0);
 }
 
 /* Last r with ref[r .. r + m) == alt (GATK Utils.lastIndexOf), or -1; the whole warp. */
@@ -360,67 +445,11 @@ __device__ int last_index_of(const uint8_t *ref, int n, const uint8_t *alt, int 
     return -1;
 }
 
-__global__ void __launch_bounds__(32 * SW_WARPS_PER_BLOCK, SW_MIN_BLOCKS)
-    sw_kernel(const dpa_sw_desc *__restrict__ descs, int np, const uint8_t *__restrict__ bases,
-              uint32_t *tb, int32_t *scr, char *text, uint32_t *text_used,
-              dpa_sw_res *res, dpa_sw_kparams p)
+/* The pair's CIGAR text (len bytes ending at text_end) appended to the chunk's text region,
+ * and its result; the whole warp. */
+__device__ void put_result(const char *text_end, int len, int offset, int exact, char *text,
+                           uint32_t *text_used, dpa_sw_res *res, int lane)
 {
-    const int pair = blockIdx.x * SW_WARPS_PER_BLOCK + (threadIdx.x >> 5);
-    const int lane = threadIdx.x & 31;
-    if (pair >= np) return; /* the whole warp leaves together */
-    const dpa_sw_desc dsc = descs[pair];
-    const int n = dsc.n, m = dsc.m;
-    const uint8_t *ref = bases + dsc.ref, *alt = bases + dsc.alt;
-    int32_t *S = scr + dsc.scr;
-    char *const text_end = (char *)(S + dpa_sw_gpu_scr_words(n, m));
-    char *txt = text_end;
-    int offset = 0, exact = 0;
-
-    if ((p.overhang == OV_SOFTCLIP || p.overhang == OV_IGNORE) && m <= n) {
-        const int r = last_index_of(ref, n, alt, m, lane);
-        if (r >= 0) {
-            exact = 1;
-            offset = r;
-            if (lane == 0) emit_back(&txt, m, OP_M);
-        }
-    }
-    if (!exact) {
-        const int strips = dpa_sw_gpu_strips(n), rows = dpa_sw_gpu_lane_rows(n);
-        int32_t *Hb = S, *Vb = S + (m + 1), *bottom = S + 2 * (m + 1), *lastcol = S + 3 * (m + 1);
-        uint32_t *ptb = tb + (size_t)dsc.tb * 32;
-        /* MATRIX_MIN_CUTOFF can bind only when some value may fall below it */
-        const int64_t w = (int64_t)abs(p.match) + abs(p.mismatch) + abs(p.open) + abs(p.extend);
-        const bool cut = w * ((int64_t)n + m + 1) >= -(int64_t)SW_CUTOFF;
-#define SW_FILL(R)                                                                                 \
-    (cut ? fill<R, true>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips)            \
-         : fill<R, false>(ref, n, alt, m, p, ptb, Hb, Vb, bottom, lastcol, lane, strips))
-        switch (rows) { /* rows is 1..8 (sw_cuda.h) */
-        case 1: SW_FILL(1); break;
-        case 2: SW_FILL(2); break;
-        case 3: SW_FILL(3); break;
-        case 4: SW_FILL(4); break;
-        case 5: SW_FILL(5); break;
-        case 6: SW_FILL(6); break;
-        case 7: SW_FILL(7); break;
-        default: SW_FILL(8); break;
-        }
-#undef SW_FILL
-        int p1, p2, seg;
-        start_cell(n, m, p.overhang, bottom, lastcol, lane, &p1, &p2, &seg);
-        /* the traceback runs in sw_tb_kernel, one thread per pair: a lane walking it here
-         * would hold the whole warp's slot idle for ~n + m dependent loads */
-        if (lane == 0) {
-            dpa_sw_res r;
-            r.pos = (uint32_t)p1;
-            r.len = p2;
-            r.offset = seg;
-            r.exact = SW_RES_TRACEBACK;
-            res[pair] = r;
-        }
-        return;
-    }
-    int len = (int)(text_end - txt);
-    len = __shfl_sync(SW_FULL, len, 0);
     uint32_t pos = 0;
     if (lane == 0) pos = atomicAdd(text_used, (uint32_t)len);
     pos = __shfl_sync(SW_FULL, pos, 0);
@@ -433,36 +462,101 @@ __global__ void __launch_bounds__(32 * SW_WARPS_PER_BLOCK, SW_MIN_BLOCKS)
         r.len = len;
         r.offset = offset;
         r.exact = exact;
-        res[pair] = r;
+        *res = r;
     }
 }
 
-/* GATK's traceback of the pairs the fill left marked (p1, p2, trailing overhang in res),
- * one thread per pair; the CIGAR text is built backwards in the pair's scratch, whose score
- * rows are dead by now, then appended to the chunk's text region. */
-__global__ void __launch_bounds__(SW_TB_THREADS)
-    sw_tb_kernel(const dpa_sw_desc *__restrict__ descs, int np, const uint32_t *tb, int32_t *scr,
-                 char *text, uint32_t *text_used, dpa_sw_res *res, int overhang)
+/* The traceback of a filled pair whose start cell is (p1, p2) with trailing overhang seg;
+ * the CIGAR text is built backwards at the end of the pair's scratch (its score rows are
+ * dead by now). */
+__device__ void finish_pair(const dpa_sw_desc &dsc, const uint32_t *tb, int32_t *scr, int p1,
+                            int p2, int seg, int ov, char *text, uint32_t *text_used,
+                            dpa_sw_res *res, int lane)
 {
-    const int pair = blockIdx.x * SW_TB_THREADS + threadIdx.x;
-    if (pair >= np) return;
-    const dpa_sw_res in = res[pair];
-    if (in.exact != SW_RES_TRACEBACK) return;
-    const dpa_sw_desc dsc = descs[pair];
     const int n = dsc.n, m = dsc.m, rows = dpa_sw_gpu_lane_rows(n);
     char *const text_end = (char *)(scr + dsc.scr + dpa_sw_gpu_scr_words(n, m));
     const tb_view tv = { tb + (size_t)dsc.tb * 32, m, rows, 32 * rows };
     int offset = 0;
-    const char *txt = traceback(tv, (int)in.pos, in.len, in.offset, overhang, text_end, &offset);
-    const int len = (int)(text_end - txt);
-    const uint32_t pos = atomicAdd(text_used, (uint32_t)len);
-    for (int k = 0; k < len; k++) text[pos + k] = txt[k];
-    dpa_sw_res r;
-    r.pos = pos;
-    r.len = len;
-    r.offset = offset;
-    r.exact = 0;
-    res[pair] = r;
+    const int len = traceback_warp(tv, p1, p2, seg, ov, text_end, &offset, lane);
+    __syncwarp();
+    put_result(text_end, len, offset, 0, text, text_used, res, lane);
+}
+
+__global__ void __launch_bounds__(32 * SW_WARPS_PER_BLOCK, SW_MIN_BLOCKS)
+    sw_kernel(const dpa_sw_desc *__restrict__ descs, int np, const uint8_t *__restrict__ bases,
+              uint32_t *tb, int32_t *scr, char *text, uint32_t *text_used,
+              dpa_sw_res *res, dpa_sw_kparams p)
+{
+    const int pair = blockIdx.x * SW_WARPS_PER_BLOCK + (threadIdx.x >> 5);
+    const int lane = threadIdx.x & 31;
+    if (pair >= np) return; /* the whole warp leaves together */
+    const dpa_sw_desc dsc = descs[pair];
+    const int n = dsc.n, m = dsc.m;
+    const uint8_t *ref = bases + dsc.ref, *alt = bases + dsc.alt;
+    int32_t *S = scr + dsc.scr;
+
+    if ((p.overhang == OV_SOFTCLIP || p.overhang == OV_IGNORE) && m <= n) {
+        const int r = last_index_of(ref, n, alt, m, lane);
+        if (r >= 0) {
+            char *const text_end = (char *)(S + dpa_sw_gpu_scr_words(n, m));
+            char *txt = text_end;
+            if (lane == 0) emit_back(&txt, m, OP_M);
+            const int len = __shfl_sync(SW_FULL, (int)(text_end - txt), 0);
+            put_result(text_end, len, r, 1, text, text_used, &res[pair], lane);
+            return;
+        }
+    }
+    const int strips = dpa_sw_gpu_strips(n), rows = dpa_sw_gpu_lane_rows(n);
+    int2 *HV = (int2 *)S;
+    int32_t *bottom = S + 2 * (m + 1), *lastcol = S + 3 * (m + 1);
+    uint32_t *ptb = tb + (size_t)dsc.tb * 32;
+    /* MATRIX_MIN_CUTOFF can bind only when some value may fall below it */
+    const int64_t w = (int64_t)abs(p.match) + abs(p.mismatch) + abs(p.open) + abs(p.extend);
+    const bool cut = w * ((int64_t)n + m + 1) >= -(int64_t)SW_CUTOFF;
+#define SW_FILL(R)                                                                                 \
+    (cut ? fill<R, true>(ref, n, alt, m, p, ptb, HV, bottom, lastcol, lane, strips)                \
+         : fill<R, false>(ref, n, alt, m, p, ptb, HV, bottom, lastcol, lane, strips))
+    switch (rows) { /* rows is 1..8 (sw_cuda.h) */
+    case 1: SW_FILL(1); break;
+    case 2: SW_FILL(2); break;
+    case 3: SW_FILL(3); break;
+    case 4: SW_FILL(4); break;
+    case 5: SW_FILL(5); break;
+    case 6: SW_FILL(6); break;
+    case 7: SW_FILL(7); break;
+    default: SW_FILL(8); break;
+    }
+#undef SW_FILL
+    int p1, p2, seg;
+    start_cell(n, m, p.overhang, bottom, lastcol, lane, &p1, &p2, &seg);
+    __syncwarp(); /* the text overwrites lastcol */
+    if (p.split_tb) {
+        /* measurement switch (DPACCEL_SW_SPLIT_TB=1): the walk in sw_tb_kernel */
+        if (lane == 0) {
+            dpa_sw_res r;
+            r.pos = (uint32_t)p1;
+            r.len = p2;
+            r.offset = seg;
+            r.exact = SW_RES_TRACEBACK;
+            res[pair] = r;
+        }
+        return;
+    }
+    finish_pair(dsc, tb, scr, p1, p2, seg, p.overhang, text, text_used, &res[pair], lane);
+}
+
+/* DPACCEL_SW_SPLIT_TB=1 only: the traceback of the pairs sw_kernel left marked (p1, p2 and
+ * the trailing overhang in res), one warp per pair, after the fill on the same stream. */
+__global__ void __launch_bounds__(32)
+    sw_tb_kernel(const dpa_sw_desc *__restrict__ descs, int np, const uint32_t *tb, int32_t *scr,
+                 char *text, uint32_t *text_used, dpa_sw_res *res, int overhang)
+{
+    const int pair = blockIdx.x, lane = threadIdx.x;
+    if (pair >= np) return;
+    const dpa_sw_res in = res[pair];
+    if (in.exact != SW_RES_TRACEBACK) return;
+    finish_pair(descs[pair], tb, scr, (int)in.pos, in.len, in.offset, overhang, text, text_used,
+                &res[pair], lane);
 }
 
 extern "C" cudaError_t dpa_sw_launch(const dpa_sw_desc *descs, int32_t np, const uint8_t *bases,
@@ -473,9 +567,8 @@ extern "C" cudaError_t dpa_sw_launch(const dpa_sw_desc *descs, int32_t np, const
     const int blocks = (np + SW_WARPS_PER_BLOCK - 1) / SW_WARPS_PER_BLOCK;
     sw_kernel<<<blocks, 32 * SW_WARPS_PER_BLOCK, 0, stream>>>(descs, np, bases, tb, scr, text,
                                                                text_used, res, p);
-    const cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess) return e;
-    sw_tb_kernel<<<(np + SW_TB_THREADS - 1) / SW_TB_THREADS, SW_TB_THREADS, 0, stream>>>(
-        descs, np, tb, scr, text, text_used, res, p.overhang);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess || !p.split_tb) return e;
+    sw_tb_kernel<<<np, 32, 0, stream>>>(descs, np, tb, scr, text, text_used, res, p.overhang);
     return cudaGetLastError();
 }

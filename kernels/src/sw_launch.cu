@@ -34,6 +34,14 @@ static double wall(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* DPACCEL_SW_SPLIT_TB=1 moves the traceback into its own kernel (to measure the fused one
+ * against it; docs/sw-cuda.md, run 6). */
+static int sw_split_tb(void)
+{
+    const char *e = getenv("DPACCEL_SW_SPLIT_TB");
+    return e && e[0] == '1';
+}
+
 typedef struct layout {
     size_t desc, bases, used, res, text, scr, tb, end;
 } layout;
@@ -54,7 +62,8 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
     dpa_status status = DPA_OK;
     (void)d;
     const dpa_sw_kparams kp = { params->match, params->mismatch, params->gap_open,
-                                params->gap_extend, params->overhang, 1, -1 };
+                                params->gap_extend, params->overhang, 1, -1,
+                                sw_split_tb() };
     size_t budget = b->chunk_bytes < SW_CHUNK_MAX_BYTES ? b->chunk_bytes : SW_CHUNK_MAX_BYTES;
     int64_t exact = 0, chunks = 0, cells = 0;
     /* DPACCEL_CUDA_TIMING=1: per-call phase times on stderr (as the PairHMM path does) */

@@ -4,7 +4,8 @@
 # and compute-sanitizer memcheck + racecheck on a subset of test_cuda_sw.
 # Usage (repo root): OUT=dir bash kernels/tools/device_sw_run.sh
 #   SW_FILTER   gtest filter for test_cuda_sw (default: all)
-#   SW_BENCH    "hap N reps cpu_reps;read N reps cpu_reps" (default below)
+#   SW_BENCH    "hap N reps cpu_reps;read N reps cpu_reps" (default below); an entry may start
+#               with VAR=value words (e.g. DPACCEL_SW_SPLIT_TB=1) set for that run only
 #   SW_SAN      gtest filter for the sanitizer runs (empty: skip them)
 #   SW_NCU      1 (default): pipe counters of one sw_kernel launch (ncu), 0: skip
 set -uo pipefail
@@ -33,7 +34,9 @@ echo "=== bench"
 IFS=';' read -ra runs <<< "$SW_BENCH"
 for r in "${runs[@]}"; do
   echo "--- dpa_cuda_sw_bench $r"
-  timeout 60 $B/kernels/dpa_cuda_sw_bench $r
+  read -ra words <<< "$r"; envs=()
+  while [[ ${#words[@]} -gt 0 && ${words[0]} == *=* ]]; do envs+=("${words[0]}"); words=("${words[@]:1}"); done
+  env "${envs[@]}" timeout 60 $B/kernels/dpa_cuda_sw_bench "${words[@]}"
 done
 echo "=== phases (DPACCEL_CUDA_TIMING=1, backend alone = the last line)"
 DPACCEL_CUDA_TIMING=1 timeout 60 $B/kernels/dpa_cuda_sw_bench hap 100000 1 0 2>&1 | tail -3
