@@ -95,6 +95,10 @@ cudaError_t dpa_sw_launch(const dpa_sw_desc *descs, int32_t np, const uint8_t *b
                           uint32_t *tb, int32_t *scr, char *text, uint32_t *text_used,
                           dpa_sw_res *res, dpa_sw_kparams p, cudaStream_t stream);
 
+/* sw_kernels.cu: warps of sw_kernel one SM of the current device holds at once (0 if the
+ * query fails). */
+int dpa_sw_resident_warps_per_sm(void);
+
 /* sw_launch.cu: the sw ops entry's work on one slot of one device. */
 dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
                            const dpa_sw_batch *batch, const dpa_sw_params *params,

@@ -559,6 +559,17 @@ __global__ void __launch_bounds__(32)
                 &res[pair], lane);
 }
 
+extern "C" int dpa_sw_resident_warps_per_sm(void)
+{
+    int nb = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, sw_kernel, 32 * SW_WARPS_PER_BLOCK, 0) !=
+        cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return nb * SW_WARPS_PER_BLOCK;
+}
+
 extern "C" cudaError_t dpa_sw_launch(const dpa_sw_desc *descs, int32_t np, const uint8_t *bases,
                                      uint32_t *tb, int32_t *scr, char *text, uint32_t *text_used,
                                      dpa_sw_res *res, dpa_sw_kparams p, cudaStream_t stream)

@@ -42,6 +42,12 @@ static int sw_split_tb(void)
     return e && e[0] == '1';
 }
 
+static int sw_waves(void)
+{
+    const char *e = getenv("DPACCEL_SW_WAVES");
+    return !(e && e[0] == '0');
+}
+
 typedef struct layout {
     size_t desc, bases, used, res, text, scr, tb, end;
 } layout;
@@ -65,26 +71,32 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
                                 params->gap_extend, params->overhang, 1, -1,
                                 sw_split_tb() };
     size_t budget = b->chunk_bytes < SW_CHUNK_MAX_BYTES ? b->chunk_bytes : SW_CHUNK_MAX_BYTES;
-    int64_t exact = 0, chunks = 0, cells = 0;
+    int64_t exact = 0, chunks = 0, cells = 0, wave = 0;
     /* DPACCEL_CUDA_TIMING=1: per-call phase times on stderr (as the PairHMM path does) */
     double t_pack = 0, t_wait = 0, t_unpack = 0, t_call = b->timing ? wall() : 0;
     float k_ms = 0;
     *exact_matches = 0;
+    DPA_CUDA_TRY(err, cudaSetDevice(d->cuda_id));
+    /* A chunk of similar pairs (the engine sorts them) runs in waves of `wave` warps; a
+     * chunk cut to whole waves leaves no half-empty last wave (DPACCEL_SW_WAVES=0: off). */
+    if (sw_waves()) wave = (int64_t)d->sms * dpa_sw_resident_warps_per_sm();
     for (int64_t k0 = 0; k0 < n;) {
         /* plan: as many pairs as the budget holds (at least one) */
         int64_t k1 = k0;
         size_t dev = 0, nbases = 0, ntext = 0, nscr = 0, ntb = 0;
         while (k1 < n && k1 - k0 < SW_CHUNK_MAX_PAIRS) {
-            const int32_t i = pairs[k1];
-            const int32_t rn = batch->ref_lengths[i], am = batch->alt_lengths[i];
-            const size_t pb = pair_bytes(rn, am);
+            const size_t pb = pair_bytes(batch->ref_lengths[pairs[k1]], batch->alt_lengths[pairs[k1]]);
             if (k1 > k0 && dev + pb > budget) break;
             dev += pb;
+            k1++;
+        }
+        if (wave > 0 && k1 < n && k1 - k0 > wave) k1 = k0 + (k1 - k0) / wave * wave;
+        for (int64_t k = k0; k < k1; k++) {
+            const int32_t rn = batch->ref_lengths[pairs[k]], am = batch->alt_lengths[pairs[k]];
             nbases += (size_t)rn + (size_t)am;
             ntext += 2 * ((size_t)rn + (size_t)am);
             nscr += (size_t)dpa_sw_gpu_scr_words(rn, am);
             ntb += (size_t)dpa_sw_gpu_tb_bytes(rn, am);
-            k1++;
         }
         const int32_t np = (int32_t)(k1 - k0);
         layout L;

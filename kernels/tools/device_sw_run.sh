@@ -8,6 +8,9 @@
 #               with VAR=value words (e.g. DPACCEL_SW_SPLIT_TB=1) set for that run only
 #   SW_SAN      gtest filter for the sanitizer runs (empty: skip them)
 #   SW_NCU      1 (default): pipe counters of one sw_kernel launch (ncu), 0: skip
+#   SW_VARIANT  extra CUDA flags (e.g. -DSW_MIN_BLOCKS=24): a second CUDA library in
+#               /tmp/bv/kernels, built beside the tests; a SW_BENCH entry selects it with
+#               DPACCEL_CUDA_LIB=/tmp/bv/kernels/libdpaccel_cuda.so
 set -uo pipefail
 OUT=${OUT:-out}; mkdir -p "$OUT"
 B=${B:-/tmp/b}
@@ -21,6 +24,12 @@ cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DDPA_WITH_CUDA=ON -DDPA_BUILD_TESTS
   -DDPA_CUDA_ARCHITECTURES=90 >/dev/null &&
 cmake --build $B -j16 --target dpaccel_cuda test_cuda_sw dpaccel_tests dpa_cuda_sw_bench 2>&1 |
   grep -E "error|warning: " | head -30
+if [ -n "${SW_VARIANT:-}" ]; then
+  (cmake -S . -B /tmp/bv -DCMAKE_BUILD_TYPE=Release -DDPA_WITH_CUDA=ON -DDPA_CUDA_ARCHITECTURES=90 \
+     -DCMAKE_CUDA_FLAGS="$SW_VARIANT" >/dev/null && cmake --build /tmp/bv -j8 --target dpaccel_cuda \
+     > $OUT/variant_build.txt 2>&1; echo "variant build rc=$?" >> $OUT/variant_build.txt) &
+  VPID=$!
+fi
 echo "=== test_cuda_sw"
 timeout 100 $B/kernels/tests/test_cuda_sw ${SW_FILTER:+--gtest_filter=$SW_FILTER} > $OUT/test_cuda_sw.txt 2>&1
 echo "rc=$?"
@@ -30,6 +39,7 @@ DPACCEL_CUDA_LIB=$B/kernels/libdpaccel_cuda.so timeout 60 $B/native/tests/dpacce
   --gtest_filter='EngineSwGpu.*' > $OUT/engine.txt 2>&1
 echo "rc=$?"
 grep -E "^\[ +(OK|FAILED|SKIPPED|PASSED) |Failure|Expected|Which is|differs" $OUT/engine.txt | head -40
+[ -n "${VPID:-}" ] && { wait $VPID; tail -1 $OUT/variant_build.txt; }
 echo "=== bench"
 IFS=';' read -ra runs <<< "$SW_BENCH"
 for r in "${runs[@]}"; do
@@ -38,8 +48,11 @@ for r in "${runs[@]}"; do
   while [[ ${#words[@]} -gt 0 && ${words[0]} == *=* ]]; do envs+=("${words[0]}"); words=("${words[@]:1}"); done
   env "${envs[@]}" timeout 60 $B/kernels/dpa_cuda_sw_bench "${words[@]}"
 done
-echo "=== phases (DPACCEL_CUDA_TIMING=1, backend alone = the last line)"
-DPACCEL_CUDA_TIMING=1 timeout 60 $B/kernels/dpa_cuda_sw_bench hap 100000 1 0 2>&1 | tail -3
+echo "=== phases (DPACCEL_CUDA_TIMING=1: one line per ops->sw call; engine feeders, then the backend alone)"
+DPACCEL_CUDA_TIMING=1 timeout 60 $B/kernels/dpa_cuda_sw_bench hap 100000 1 0 > $OUT/phases.txt 2>&1
+grep -E "^dpa_cuda sw:" $OUT/phases.txt | tail -10; grep -E "^(gpu|backend)" $OUT/phases.txt
+DPACCEL_CUDA_TIMING=1 timeout 60 $B/kernels/dpa_cuda_sw_bench read 1000000 1 0 > $OUT/phases_read.txt 2>&1
+grep -E "^dpa_cuda sw:" $OUT/phases_read.txt | tail -10; grep -E "^(gpu|backend)" $OUT/phases_read.txt
 cuobjdump -sass $B/kernels/CMakeFiles/dpaccel_cuda.dir/src/sw_kernels.cu.o > $OUT/sw_sass.txt 2>&1
 echo "sass lines: $(wc -l < $OUT/sw_sass.txt)"
 if [ "${SW_NCU:-1}" = 1 ]; then
