@@ -42,7 +42,8 @@ typedef struct dpa_sw_desc {
     uint32_t alt;   /* byte offset of the alternate */
     int32_t n, m;   /* ref_len, alt_len */
     uint32_t tb;    /* traceback offset in 128-byte units */
-    uint32_t scr;   /* int32 scratch offset: HV[m+1] (int2), bottom[m+1], lastcol[n+1];
+    uint32_t scr;   /* int32 scratch offset: HV[m+1] (int2), bottom[m+1], lastcol[n+1],
+                       the alternate's base codes (m bytes);
                        after the start cell is chosen, the CIGAR text is built backwards in it */
     uint32_t pad[2];
 } dpa_sw_desc;
@@ -84,10 +85,11 @@ static inline SW_HD int64_t dpa_sw_gpu_tb_bytes(int32_t n, int32_t m)
 {
     return (int64_t)dpa_sw_gpu_strips(n) * ((int64_t)m + 31) * 128;
 }
-/* int32 scratch words of a pair, rounded up to 4 (16-byte alignment). */
+/* int32 scratch words of a pair, rounded up to 4 (16-byte alignment): HV (2 per column),
+ * bottom, lastcol, then one byte per column for the alternate's base codes. */
 static inline SW_HD int64_t dpa_sw_gpu_scr_words(int32_t n, int32_t m)
 {
-    return ((3 * ((int64_t)m + 1) + (int64_t)n + 1) + 3) & ~(int64_t)3;
+    return ((3 * ((int64_t)m + 1) + (int64_t)n + 1 + ((int64_t)m + 3) / 4) + 3) & ~(int64_t)3;
 }
 
 /* sw_kernels.cu: launches the kernel over np pairs on stream. */

@@ -33,6 +33,21 @@
 #define SW_MIN_BLOCKS (20 / SW_WARPS_PER_BLOCK)
 #endif
 #endif
+#ifndef SW_CHAIN3
+#define SW_CHAIN3 1 /* 0: run 8's cell, max(h, V) before max(d, .) (measurement variant) */
+#endif
+#ifndef SW_SUBTAB
+#define SW_SUBTAB 1 /* 0: run 8's compare-and-select substitution only (measurement variant) */
+#endif
+/* Pairs whose alternate has at most SW_KMAX distinct bases read the substitution score of
+ * each cell from a per-warp shared-memory table (one LDS on the memory pipe instead of a
+ * compare and a select on the ALU, the fill's busiest pipe); others compare and select. */
+#define SW_KMAX 6 /* A, C, G, T, N and one more: 6.2 KB per warp */
+typedef struct sw_warp_smem {
+    int tab[SW_KMAX * SW_LANE_ROWS * 32]; /* [code][row of the lane][lane]: no bank conflict */
+    uint32_t bits[8];                     /* which byte values the alternate holds */
+    uint32_t sym[SW_KMAX];                /* code -> byte */
+} sw_warp_smem;
 #define SW_U 4 /* steps per unrolled block of the fill (steps()): loads and stores take immediate offsets */
 #define SW_D 2 /* the fill's loads run SW_D steps ahead (SW_U is a multiple of it) */
 #define SW_RES_TRACEBACK (-1) /* res[].exact of a pair whose traceback is still to run */
@@ -113,10 +128,17 @@ __device__ __forceinline__ void cell(int &V, int &hg, int &left_o, int &dg_o, in
     const int dh = mad(left_o, k.minus_one, h_e);
     hg = max(h_e, left_o);
     const int dr = mad(V, k.minus_one, hg);
-    const int hv = max(hg, V);
     const int d = mad(dg_o, k.one, s_o);
+#if SW_CHAIN3
+    /* max(d, h) does not wait for the row above, so the dependent chain from one row's HO to
+     * the next is max -> max -> IMAD; d - max(d, h, V) is negative exactly when d < max(h, V) */
+    int best = max(max(d, hg), V);
+    const int dd = mad(best, k.minus_one, d);
+#else
+    const int hv = max(hg, V);
     const int dd = mad(hv, k.minus_one, d);
     int best = max(d, hv);
+#endif
     if (CUT) best = max(best, SW_CUTOFF);
     word = push_sign(push_sign(push_sign(push_sign(word, dv), dh), dr), dd);
     dg_o = left_o;
@@ -143,19 +165,22 @@ struct strip_io {
     int m, lane, r0, nv;
     int bl, qn;          /* last strip: the lane holding row n, and row n's place in it */
     bool hb_writer, want_lastcol;
+    const int *tab;      /* TAB: this lane's column of the substitution table */
 };
 
 /* One lane's cells of one column: all R rows, also those past n (their values are never
  * read, their nibbles never decoded), so no lane branches on its row count. */
-template <int R, bool CUT>
+template <int R, bool CUT, bool TAB>
 __device__ __forceinline__ uint32_t lane_cells(lane_st<R> &st, unsigned c, const cell_k &k,
-                                               int dg_o, int &ho, int &V)
+                                               const int *tab, int dg_o, int &ho, int &V)
 {
     uint32_t word = 0;
+    /* TAB: c is the base's code and the table holds the R substitution scores of this lane */
+    const int *t = tab + c * (R * 32);
 #pragma unroll
     for (int q = 0; q < R; q++)
-        cell<CUT>(V, st.hgap[q], st.left_o[q], dg_o, ho, st.rc[q] == c ? k.match_o : k.mismatch_o,
-                  k, word);
+        cell<CUT>(V, st.hgap[q], st.left_o[q], dg_o, ho,
+                  TAB ? t[q * 32] : st.rc[q] == c ? k.match_o : k.mismatch_o, k, word);
     return word;
 }
 
@@ -163,7 +188,7 @@ __device__ __forceinline__ uint32_t lane_cells(lane_st<R> &st, unsigned c, const
  * steady ones (every lane on a column in [1, m - 1], every load ahead inside the row) test
  * nothing. Pointers are set once per block so each step's loads and stores take immediate
  * offsets. BOT: 0 no bottom row here, 1 row n is its lane's last row, 2 anywhere in it. */
-template <int R, bool CUT, int BOT, bool EDGE>
+template <int R, bool CUT, int BOT, bool EDGE, bool TAB>
 __device__ __forceinline__ void steps(lane_st<R> &st, const strip_io &io, const cell_k &k, int tb0)
 {
     const int lane = io.lane, m = io.m;
@@ -188,7 +213,7 @@ __device__ __forceinline__ void steps(lane_st<R> &st, const strip_io &io, const 
             const int dg = st.diag_top;
             st.diag_top = upH;
             int H = upH, V = upV;
-            const uint32_t word = lane_cells<R, CUT>(st, c, k, dg, H, V);
+            const uint32_t word = lane_cells<R, CUT, TAB>(st, c, k, io.tab, dg, H, V);
             st.outH = H;
             st.outV = V;
             tb_p[u * 32] = word;
@@ -213,21 +238,23 @@ __device__ __forceinline__ void steps(lane_st<R> &st, const strip_io &io, const 
 }
 
 /* One strip: m + 31 steps (rounded up to SW_U; the extra steps find every lane past m). */
-template <int R, bool CUT, int BOT>
+template <int R, bool CUT, int BOT, bool TAB>
 __device__ __forceinline__ void strip_pass(lane_st<R> &st, const strip_io &io, const cell_k &k)
 {
     const int m = io.m, T = m + 31;
     int tb0 = 0;
-    for (; tb0 < 32 && tb0 < T; tb0 += SW_U) steps<R, CUT, BOT, true>(st, io, k, tb0);
-    for (; tb0 <= m - SW_U - SW_D; tb0 += SW_U) steps<R, CUT, BOT, false>(st, io, k, tb0);
-    for (; tb0 < T; tb0 += SW_U) steps<R, CUT, BOT, true>(st, io, k, tb0);
+    for (; tb0 < 32 && tb0 < T; tb0 += SW_U) steps<R, CUT, BOT, true, TAB>(st, io, k, tb0);
+    for (; tb0 <= m - SW_U - SW_D; tb0 += SW_U) steps<R, CUT, BOT, false, TAB>(st, io, k, tb0);
+    for (; tb0 < T; tb0 += SW_U) steps<R, CUT, BOT, true, TAB>(st, io, k, tb0);
 }
 
-/* The wavefront over the strips. HV (and every H a lane passes on) holds H + open. */
-template <int R, bool CUT>
+/* The wavefront over the strips. HV (and every H a lane passes on) holds H + open. TAB:
+ * alt holds the alternate's base codes and sm the table's symbols (fill builds the table of
+ * each strip). */
+template <int R, bool CUT, bool TAB>
 __device__ void fill(const uint8_t *ref, int n, const uint8_t *alt, int m, const dpa_sw_kparams &p,
                      uint32_t *tb, int2 *HV, int32_t *bottom, int32_t *lastcol, int lane,
-                     int strips)
+                     int strips, sw_warp_smem *sm, int nsym)
 {
     const cell_k k = { p.match - p.open, p.mismatch - p.open, p.open, p.extend, p.one,
                        p.minus_one };
@@ -264,17 +291,28 @@ __device__ void fill(const uint8_t *ref, int n, const uint8_t *alt, int m, const
         /* H[r0][j-1] + open, the row above */
         st.diag_top = ((io.r0 == 0 || io.nv <= 0) ? 0 : border(p, io.r0)) + p.open;
         st.outH = st.outV = 0;
+        io.tab = sm->tab + lane;
+        if (TAB) {
+            /* the previous strip's readers are done (__syncwarp below) */
+            for (int c = 0; c < nsym; c++) {
+                const uint32_t b = sm->sym[c];
+#pragma unroll
+                for (int q = 0; q < R; q++)
+                    sm->tab[(c * R + q) * 32 + lane] = st.rc[q] == b ? k.match_o : k.mismatch_o;
+            }
+            __syncwarp();
+        }
 #pragma unroll
         for (int u = 0; u < SW_D; u++) {
             st.ring[u] = (lane == 0 && u + 1 <= m) ? HV[u + 1] : make_int2(0, 0);
             st.cb[u] = (u - lane >= 0 && u - lane < m) ? alt[u - lane] : 0u;
         }
         if (!last || !want_bottom)
-            strip_pass<R, CUT, 0>(st, io, k);
+            strip_pass<R, CUT, 0, TAB>(st, io, k);
         else if (io.qn == R - 1)
-            strip_pass<R, CUT, 1>(st, io, k);
+            strip_pass<R, CUT, 1, TAB>(st, io, k);
         else
-            strip_pass<R, CUT, 2>(st, io, k);
+            strip_pass<R, CUT, 2, TAB>(st, io, k);
         __syncwarp();
     }
 }
@@ -509,13 +547,49 @@ __global__ void __launch_bounds__(32 * SW_WARPS_PER_BLOCK, SW_MIN_BLOCKS)
     const int strips = dpa_sw_gpu_strips(n), rows = dpa_sw_gpu_lane_rows(n);
     int2 *HV = (int2 *)S;
     int32_t *bottom = S + 2 * (m + 1), *lastcol = S + 3 * (m + 1);
+    extern __shared__ unsigned char sw_smem_raw[];
+    sw_warp_smem *sm = (sw_warp_smem *)sw_smem_raw + (threadIdx.x >> 5);
+    /* the alternate's distinct bases: a table of substitution scores when few */
+    int nsym = SW_KMAX + 1;
+    const uint8_t *fill_alt = alt;
+    if (SW_SUBTAB) {
+        if (lane < 8) sm->bits[lane] = 0;
+        __syncwarp();
+        for (int j0 = 0; j0 < m; j0 += 32) {
+            const int v = j0 + lane < m ? (int)alt[j0 + lane] : -1;
+            const unsigned g = __match_any_sync(SW_FULL, v);
+            if (v >= 0 && lane == __ffs(g) - 1) atomicOr(&sm->bits[v >> 5], 1u << (v & 31));
+        }
+        __syncwarp();
+        nsym = 0;
+        for (int w8 = 0; w8 < 8; w8++) nsym += __popc(sm->bits[w8]);
+        if (nsym <= SW_KMAX) {
+            uint8_t *acode = (uint8_t *)(S + 3 * (m + 1) + n + 1);
+            if (lane == 0) {
+                int c = 0;
+                for (int w8 = 0; w8 < 8; w8++)
+                    for (uint32_t b = sm->bits[w8]; b; b &= b - 1) sm->sym[c++] = 32 * w8 + __ffs(b) - 1;
+            }
+            for (int j = lane; j < m; j += 32) {
+                const int v = alt[j];
+                int c = __popc(sm->bits[v >> 5] & ((1u << (v & 31)) - 1));
+                for (int w8 = 0; w8 < (v >> 5); w8++) c += __popc(sm->bits[w8]);
+                acode[j] = (uint8_t)c;
+            }
+            __syncwarp();
+            fill_alt = acode;
+        }
+    }
     uint32_t *ptb = tb + (size_t)dsc.tb * 32;
     /* MATRIX_MIN_CUTOFF can bind only when some value may fall below it */
     const int64_t w = (int64_t)abs(p.match) + abs(p.mismatch) + abs(p.open) + abs(p.extend);
     const bool cut = w * ((int64_t)n + m + 1) >= -(int64_t)SW_CUTOFF;
-#define SW_FILL(R)                                                                                 \
-    (cut ? fill<R, true>(ref, n, alt, m, p, ptb, HV, bottom, lastcol, lane, strips)                \
-         : fill<R, false>(ref, n, alt, m, p, ptb, HV, bottom, lastcol, lane, strips))
+#define SW_FILL2(R, CUT)                                                                           \
+    (nsym <= SW_KMAX                                                                               \
+         ? fill<R, CUT, true>(ref, n, fill_alt, m, p, ptb, HV, bottom, lastcol, lane, strips, sm,  \
+                              nsym)                                                                \
+         : fill<R, CUT, false>(ref, n, alt, m, p, ptb, HV, bottom, lastcol, lane, strips, sm, 0))
+#define SW_FILL(R) (cut ? SW_FILL2(R, true) : SW_FILL2(R, false))
     switch (rows) { /* rows is 1..8 (sw_cuda.h) */
     case 1: SW_FILL(1); break;
     case 2: SW_FILL(2); break;
@@ -527,6 +601,7 @@ __global__ void __launch_bounds__(32 * SW_WARPS_PER_BLOCK, SW_MIN_BLOCKS)
     default: SW_FILL(8); break;
     }
 #undef SW_FILL
+#undef SW_FILL2
     int p1, p2, seg;
     start_cell(n, m, p.overhang, bottom, lastcol, lane, &p1, &p2, &seg);
     __syncwarp(); /* the text overwrites lastcol */
@@ -559,11 +634,17 @@ __global__ void __launch_bounds__(32)
                 &res[pair], lane);
 }
 
+#define SW_SMEM_BYTES (SW_WARPS_PER_BLOCK * sizeof(sw_warp_smem))
+
 extern "C" int dpa_sw_resident_warps_per_sm(void)
 {
+    /* shared memory before L1: 20 warps x 8.3 KB fit only with the larger carveout */
+    (void)cudaFuncSetAttribute(sw_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                               cudaSharedmemCarveoutMaxShared);
+    (void)cudaGetLastError();
     int nb = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, sw_kernel, 32 * SW_WARPS_PER_BLOCK, 0) !=
-        cudaSuccess) {
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, sw_kernel, 32 * SW_WARPS_PER_BLOCK,
+                                                      SW_SMEM_BYTES) != cudaSuccess) {
         (void)cudaGetLastError();
         return 0;
     }
@@ -576,8 +657,8 @@ extern "C" cudaError_t dpa_sw_launch(const dpa_sw_desc *descs, int32_t np, const
 {
     if (np <= 0) return cudaSuccess;
     const int blocks = (np + SW_WARPS_PER_BLOCK - 1) / SW_WARPS_PER_BLOCK;
-    sw_kernel<<<blocks, 32 * SW_WARPS_PER_BLOCK, 0, stream>>>(descs, np, bases, tb, scr, text,
-                                                               text_used, res, p);
+    sw_kernel<<<blocks, 32 * SW_WARPS_PER_BLOCK, SW_SMEM_BYTES, stream>>>(
+        descs, np, bases, tb, scr, text, text_used, res, p);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess || !p.split_tb) return e;
     sw_tb_kernel<<<np, 32, 0, stream>>>(descs, np, tb, scr, text, text_used, res, p.overhang);

@@ -184,6 +184,31 @@ TEST_F(CudaSw, EdgeCases)
         for (int ov = 0; ov < 4; ov++) EXPECT_EQ(compare(bk, p, prm, ov, "edge", rng), 0);
 }
 
+// Alternates with 1 to 255 distinct bytes: up to 6 take the shared-memory substitution table
+// (sw_kernels.cu, SW_KMAX), more the compare-and-select cells; references with bytes the
+// alternate lacks (rows that never match), and every rows-per-lane count.
+TEST_F(CudaSw, AlphabetSizesAroundTheSubstitutionTable)
+{
+    SEED_TRACE();
+    std::string all;
+    for (int b = 1; b < 256; b++) all += (char)b;
+    const std::string alphabets[] = { "A", "ACGTN", "ACGTNa", "ACGTNab", "ACDEFGHIKLMNPQRSTVWY", all };
+    Pairs p;
+    for (const std::string &a : alphabets)
+        for (int n : { 7, 40, 200, 300, 700, 1100 })
+            for (int m : { 5, 150, 333, 900 }) {
+                std::string ref = dpa_test::random_bases(rng, n, a.c_str());
+                p.push_back({ ref, dpa_test::random_bases(rng, m, a.c_str()) });
+                std::string alt = ref.substr(0, std::min<size_t>(ref.size(), (size_t)m));
+                for (size_t k = 0; k < alt.size(); k += 7) alt[k] = a[rng() % a.size()];
+                p.push_back({ ref, alt });
+                p.push_back({ dpa_test::random_bases(rng, n, "ACDEFGHIKLMNPQRSTVWY"),
+                              dpa_test::random_bases(rng, m, a.c_str()) });
+            }
+    for (const Params &prm : { NEW_SW, ORIGINAL_DEFAULT, READ_TO_HAP })
+        for (int ov = 0; ov < 4; ov++) EXPECT_EQ(compare(bk, p, prm, ov, "alphabets", rng), 0);
+}
+
 // Penalties that drive cells to MATRIX_MIN_CUTOFF while the score bound still admits them.
 TEST_F(CudaSw, MatrixMinCutoff)
 {

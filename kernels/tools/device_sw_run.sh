@@ -10,7 +10,7 @@
 #   SW_NCU      1 (default): pipe counters of one sw_kernel launch (ncu), 0: skip
 #   SW_VARIANT  extra CUDA flags (e.g. -DSW_MIN_BLOCKS=24): a second CUDA library in
 #               /tmp/bv/kernels, built beside the tests; a SW_BENCH entry selects it with
-#               DPACCEL_CUDA_LIB=/tmp/bv/kernels/libdpaccel_cuda.so
+#               DPACCEL_CUDA_LIB=/tmp/bv/kernels/libdpaccel_cuda.so; SW_VARIANT2 likewise in /tmp/bv2
 set -uo pipefail
 OUT=${OUT:-out}; mkdir -p "$OUT"
 B=${B:-/tmp/b}
@@ -30,6 +30,12 @@ if [ -n "${SW_VARIANT:-}" ]; then
      > $OUT/variant_build.txt 2>&1; echo "variant build rc=$?" >> $OUT/variant_build.txt) &
   VPID=$!
 fi
+if [ -n "${SW_VARIANT2:-}" ]; then
+  (cmake -S . -B /tmp/bv2 -DCMAKE_BUILD_TYPE=Release -DDPA_WITH_CUDA=ON -DDPA_CUDA_ARCHITECTURES=90 \
+     -DCMAKE_CUDA_FLAGS="$SW_VARIANT2" >/dev/null && cmake --build /tmp/bv2 -j8 --target dpaccel_cuda \
+     > $OUT/variant2_build.txt 2>&1; echo "variant2 build rc=$?" >> $OUT/variant2_build.txt) &
+  VPID2=$!
+fi
 echo "=== test_cuda_sw"
 timeout 100 $B/kernels/tests/test_cuda_sw ${SW_FILTER:+--gtest_filter=$SW_FILTER} > $OUT/test_cuda_sw.txt 2>&1
 echo "rc=$?"
@@ -40,6 +46,7 @@ DPACCEL_CUDA_LIB=$B/kernels/libdpaccel_cuda.so timeout 60 $B/native/tests/dpacce
 echo "rc=$?"
 grep -E "^\[ +(OK|FAILED|SKIPPED|PASSED) |Failure|Expected|Which is|differs" $OUT/engine.txt | head -40
 [ -n "${VPID:-}" ] && { wait $VPID; tail -1 $OUT/variant_build.txt; }
+[ -n "${VPID2:-}" ] && { wait $VPID2; tail -1 $OUT/variant2_build.txt; }
 echo "=== bench"
 IFS=';' read -ra runs <<< "$SW_BENCH"
 for r in "${runs[@]}"; do
