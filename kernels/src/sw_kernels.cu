@@ -636,12 +636,17 @@ __global__ void __launch_bounds__(32)
 
 #define SW_SMEM_BYTES (SW_WARPS_PER_BLOCK * sizeof(sw_warp_smem))
 
-extern "C" int dpa_sw_resident_warps_per_sm(void)
+/* Shared memory before L1: 20 warps x 6.2 KB of tables need the larger carveout. */
+static void sw_prefer_shared(void)
 {
-    /* shared memory before L1: 20 warps x 8.3 KB fit only with the larger carveout */
     (void)cudaFuncSetAttribute(sw_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                cudaSharedmemCarveoutMaxShared);
     (void)cudaGetLastError();
+}
+
+extern "C" int dpa_sw_resident_warps_per_sm(void)
+{
+    sw_prefer_shared();
     int nb = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, sw_kernel, 32 * SW_WARPS_PER_BLOCK,
                                                       SW_SMEM_BYTES) != cudaSuccess) {
@@ -657,6 +662,7 @@ extern "C" cudaError_t dpa_sw_launch(const dpa_sw_desc *descs, int32_t np, const
 {
     if (np <= 0) return cudaSuccess;
     const int blocks = (np + SW_WARPS_PER_BLOCK - 1) / SW_WARPS_PER_BLOCK;
+    sw_prefer_shared();
     sw_kernel<<<blocks, 32 * SW_WARPS_PER_BLOCK, SW_SMEM_BYTES, stream>>>(
         descs, np, bases, tb, scr, text, text_used, res, p);
     cudaError_t e = cudaGetLastError();
