@@ -84,7 +84,7 @@ fi
 if [ -n "$SW_SAN" ]; then
   for tool in memcheck racecheck; do
     echo "=== compute-sanitizer $tool ($SW_SAN)"
-    timeout 50 compute-sanitizer --tool $tool --error-exitcode 9 $B/kernels/tests/test_cuda_sw \
+    timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 $B/kernels/tests/test_cuda_sw \
       --gtest_filter="$SW_SAN" > $OUT/san_$tool.txt 2>&1
     echo "rc=$?"; tail -4 $OUT/san_$tool.txt
   done
