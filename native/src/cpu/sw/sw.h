@@ -43,8 +43,12 @@ enum {
  * (i - 1) * m + (j - 1) (the scalar fill). DPA_SW_TB_PLANES16 is the same 16-row strip walk
  * stored as four 16-bit planes per step (8 bytes per 16 cells, what the AVX-512 fill writes
  * straight from its compare masks): not-diagonal, down, H_OPEN, V_OPEN, bit k = row offset k;
- * it decodes to the same byte. */
+ * it decodes to the same byte. DPA_SW_TB_PLANES16X is that walk as the AVX2 16-bit fill
+ * (sw_avx2_rel16.c) stores it: vpacksswb + vpmovmskb of two word masks interleave them by
+ * 128-bit half, so the 8 bytes of a step are nd 0-7, dn 0-7, nd 8-15, dn 8-15, ho 0-7, vo 0-7,
+ * ho 8-15, vo 8-15 (dn is not masked by nd; the decoder tests nd first). */
 #define DPA_SW_TB_PLANES16 0x14
+#define DPA_SW_TB_PLANES16X 0x15
 #define DPA_SW_TB_AT(m, l, i, j)                                                             \
     ((int64_t)(((i) - 1) >> (l)) * ((int64_t)((m) + (1 << (l)) - 1) << (l)) +               \
      ((int64_t)((j) - 1 + (((i) - 1) & ((1 << (l)) - 1))) << (l)) + (((i) - 1) & ((1 << (l)) - 1)))
@@ -52,13 +56,16 @@ enum {
 /* Traceback byte of cell (i, j) (1-based) of a pair with alternate length m in layout l. */
 static inline uint8_t dpa_sw_tb_get(const uint8_t *tb, int32_t m, int l, int32_t i, int32_t j)
 {
-    if (l != DPA_SW_TB_PLANES16) return tb[DPA_SW_TB_AT(m, l, i, j)];
+    if (l != DPA_SW_TB_PLANES16 && l != DPA_SW_TB_PLANES16X) return tb[DPA_SW_TB_AT(m, l, i, j)];
     const int32_t r = i - 1, k = r & 15;
     const uint8_t *w = tb + ((int64_t)(r >> 4) * (m + 15) + (j - 1 + k)) * 8;
-    const unsigned nd = (unsigned)(w[k >> 3] >> (k & 7)) & 1u;
-    const unsigned dn = (unsigned)(w[2 + (k >> 3)] >> (k & 7)) & 1u;
-    const unsigned ho = (unsigned)(w[4 + (k >> 3)] >> (k & 7)) & 1u;
-    const unsigned vo = (unsigned)(w[6 + (k >> 3)] >> (k & 7)) & 1u;
+    /* byte of each plane for lane k: PLANES16 plane q at 2q + k/8; PLANES16X at the order
+     * documented above */
+    const int x = l == DPA_SW_TB_PLANES16X, h = k >> 3;
+    const unsigned nd = (unsigned)(w[x ? 2 * h : h] >> (k & 7)) & 1u;
+    const unsigned dn = (unsigned)(w[x ? 2 * h + 1 : 2 + h] >> (k & 7)) & 1u;
+    const unsigned ho = (unsigned)(w[x ? 4 + 2 * h : 4 + h] >> (k & 7)) & 1u;
+    const unsigned vo = (unsigned)(w[x ? 5 + 2 * h : 6 + h] >> (k & 7)) & 1u;
     return (uint8_t)((nd ? (dn ? DPA_SW_TB_DOWN : DPA_SW_TB_RIGHT) : DPA_SW_TB_DIAG) |
                      (ho ? DPA_SW_TB_H_OPEN : 0) | (vo ? DPA_SW_TB_V_OPEN : 0));
 }
@@ -150,6 +157,18 @@ dpa_status dpa_sw_align_avx2(const uint8_t *ref, int32_t ref_len, const uint8_t 
                              int32_t alt_len, const dpa_sw_params *params,
                              dpa_sw_scratch *scratch, char *cigar, int32_t *cigar_len,
                              int32_t *alignment_offset, int *exact);
+/* The two AVX2 fills dpa_sw_align_avx2 chooses between per pair (exported so the tests run
+ * each on every shape): 8 int32 lanes (sw_simd.h, any validated pair) and 16 int16 lanes
+ * relative to the strip's top row (sw_avx2_rel16.c; only where dpa_sw_rel16_fits() holds,
+ * sw_rel16.h, which the caller must check). */
+dpa_status dpa_sw_align_avx2_i32(const uint8_t *ref, int32_t ref_len, const uint8_t *alt,
+                                 int32_t alt_len, const dpa_sw_params *params,
+                                 dpa_sw_scratch *scratch, char *cigar, int32_t *cigar_len,
+                                 int32_t *alignment_offset, int *exact);
+dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t ref_len, const uint8_t *alt,
+                                   int32_t alt_len, const dpa_sw_params *params,
+                                   dpa_sw_scratch *scratch, char *cigar, int32_t *cigar_len,
+                                   int32_t *alignment_offset, int *exact);
 #endif
 #ifdef DPA_HAVE_AVX512
 dpa_status dpa_sw_compute_avx512(const dpa_sw_batch *batch, const dpa_sw_params *params,

@@ -1,11 +1,14 @@
 /*
- * sw_avx2.c — Smith-Waterman fill on AVX2: 8 int32 lanes, strips of 8 reference rows. The
+ * sw_avx2.c — Smith-Waterman on AVX2. Each pair goes to the 16-bit fill (sw_avx2_rel16.c)
+ * when dpa_sw_rel16_fits() says its relative scores fit int16 (every GATK parameter set, any
+ * length), else to the int32 fill here: 8 int32 lanes, strips of 8 reference rows. That
  * kernel is the shared template sw_simd.h; this file only binds its vector operations to
  * AVX2 intrinsics (masks are all-ones / zero int32 lanes). Compiled with -mavx2 -mfma -mbmi
  * -mbmi2 (native/CMakeLists.txt), never reached on older CPUs.
  */
 #include <immintrin.h>
 
+#include "cpu/sw/sw_rel16.h"
 #include "cpu/sw/sw_simd.h"
 
 #define SW_W 8
@@ -16,8 +19,7 @@
 #define SW_MASK __m256i
 #define SW_BYTES __m128i
 #define SW_FN(x) x##_avx2
-#define SW_ALIGN dpa_sw_align_avx2
-#define SW_COMPUTE dpa_sw_compute_avx2
+#define SW_ALIGN dpa_sw_align_avx2_i32
 /* sw_rot: lane l <- lane l-1 (lane 0 replaced after); sw_lane: lane indices;
  * sw_pick: bytes 0, 4, 8, 12 of each 128-bit half to its bytes 0..3; sw_cat: dwords 0, 4. */
 #define SW_CONSTS                                                                            \
@@ -61,3 +63,21 @@
     } while (0)
 #define SW_PART_KERNEL
 #include "cpu/sw/sw_simd.h"
+
+dpa_status dpa_sw_align_avx2(const uint8_t *ref, int32_t n, const uint8_t *alt, int32_t m,
+                             const dpa_sw_params *p, dpa_sw_scratch *s, char *cigar,
+                             int32_t *cigar_len, int32_t *alignment_offset, int *exact)
+{
+    if (dpa_sw_rel16_fits(p, n, m))
+        return dpa_sw_align_avx2_rel16(ref, n, alt, m, p, s, cigar, cigar_len, alignment_offset,
+                                       exact);
+    return dpa_sw_align_avx2_i32(ref, n, alt, m, p, s, cigar, cigar_len, alignment_offset,
+                                 exact);
+}
+
+dpa_status dpa_sw_compute_avx2(const dpa_sw_batch *b, const dpa_sw_params *p,
+                               const int32_t *pairs, int64_t n, const dpa_sw_out *out,
+                               int64_t *exact_matches)
+{
+    return dpa_sw_compute_pairs(dpa_sw_align_avx2, b, p, pairs, n, out, exact_matches);
+}

@@ -43,6 +43,7 @@
  *   SW_VEC             vector of SW_W int32;  SW_MASK: per-lane boolean (k-mask or vector)
  *   SW_BYTES           vector holding (at least) SW_W bytes
  *   SW_FN(x)           name of this ISA's instance of x;  SW_ALIGN, SW_COMPUTE: the entries
+ *                      (SW_COMPUTE optional: without it only SW_ALIGN is defined)
  *   SW_CONSTS          declarations of ISA constants the macros below use (once per fill)
  *   SW_SET1(x), SW_LOADU(p)          broadcast; unaligned load of SW_W int32
  *   SW_LOAD_BYTES(p)   SW_W bytes from p (unaligned)
@@ -240,10 +241,12 @@ dpa_status SW_ALIGN(const uint8_t *ref, int32_t n, const uint8_t *alt, int32_t m
     return DPA_OK;
 }
 
+#ifdef SW_COMPUTE /* AVX2 defines its own: it picks a fill per pair */
 dpa_status SW_COMPUTE(const dpa_sw_batch *b, const dpa_sw_params *p, const int32_t *pairs,
                       int64_t n, const dpa_sw_out *out, int64_t *exact_matches)
 {
     return dpa_sw_compute_pairs(SW_ALIGN, b, p, pairs, n, out, exact_matches);
 }
+#endif
 
 #endif /* SW_PART_KERNEL */

@@ -1,0 +1,250 @@
+/*
+ * sw_avx2_rel16.c — the AVX2 Smith-Waterman fill in 16 int16 lanes, for pairs where
+ * dpa_sw_rel16_fits() holds (sw_rel16.h: every GATK parameter set at every length). Same strip
+ * walk as sw_simd.h (lane k = row r0 + k + 1, step t = anti-diagonal, lane k at column
+ * t - k + 1), but 16 rows per strip and every value stored relative to a per-step base
+ * b_t = H[r0][min(t + 1, m)], the strip's top-row cell lane 0 reads. Neighbouring cells differ
+ * by a bounded amount (sw_rel16.h), so the relative values fit int16 however large the
+ * absolute scores grow (a 1000 bp haplotype with match 200 reaches 200,000).
+ *
+ * Moving the base costs no vector instruction: the per-step differences d_t = b_t - b_{t-1}
+ * are folded into three per-step constants, broadcast straight from memory (a load, no ALU):
+ *   A_t = open - d_t, E_t = extend - d_t, S_t = mismatch - d_t - d_{t-1}
+ * (H left / h / V of the previous step are in base b_{t-1}, H diagonal in b_{t-2}), and into
+ * lane 0's inputs from the top row (hin_t = d_t, vin_t = V[r0][t+1] - b_{t-1}). Between strips
+ * a scalar pass turns the strip's last row back into absolute int32 (Hrow, Vrow) and prepares
+ * the next strip's per-step arrays. docs/sw-simd.md, "16-bit lanes", has the design and the
+ * numbers. Compiled with -mavx2 (native/CMakeLists.txt).
+ *
+ * Traceback: the four compare masks per step, packed two by two with vpacksswb and stored as
+ * vpmovmskb bit planes (layout DPA_SW_TB_PLANES16X, sw.h): 8 bytes per 16 cells.
+ */
+#include <immintrin.h>
+
+#include "cpu/sw/sw_rel16.h"
+
+#define R16_W 16
+
+/* lanes k <= t are -1: 16 words loaded from r16_started + 15 - t */
+static const int16_t r16_started[32] = { -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                         -1, -1, -1, -1, -1, 0,  0,  0,  0,  0,  0,
+                                         0,  0,  0,  0,  0,  0,  0,  0,  0,  0 };
+
+/* An int16 value in both halves of an int32, so vpbroadcastd from memory (a pure load) gives
+ * it in all 16 word lanes. */
+static inline int32_t r16_pair(int32_t x)
+{
+    const uint32_t w = (uint16_t)x;
+    return (int32_t)(w * 0x10001u);
+}
+
+static inline int16_t r16_i16(int32_t x) { return (int16_t)(uint16_t)(uint32_t)x; }
+
+/* Lanes [*p, v[0], ..., v[14]]: vinserti128 (any ALU port) puts v's low half above a load
+ * whose word 7 is *p, vpalignr shifts each half by one word. */
+static inline __m256i r16_shift_in(__m256i v, const int16_t *p)
+{
+    const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p - 7));
+    const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(x),
+                                                _mm256_castsi256_si128(v), 1);
+    return _mm256_alignr_epi8(v, lo, 14);
+}
+
+typedef struct r16_strip {
+    const int32_t *A, *E, *S; /* per step, as r16_pair */
+    const int16_t *hin, *vin; /* lane 0's H and V from the top row, per step */
+    int16_t *outH, *outV;     /* lane 15's H and V at step t, at index T - 1 - t */
+    int16_t *full;            /* partial last strip: every step's H vector */
+    int16_t *ebuf;            /* the H vectors of the steps that reach column m */
+    uint8_t *tbs;             /* this strip's traceback */
+    const int16_t *altrev;    /* alt reversed, zero-extended, padded */
+    int32_t m, T;
+} r16_strip;
+
+/* One step (sw_simd.h's SW_STEP with the base folded into A_t, E_t, S_t). PRO: lanes not yet
+ * at column 1 get H[i][0] (kept in the current base in Hinit) and h = LOW16; EPI: some lane is
+ * at column m; PART: the strip's last row is not lane 15 (keep every H vector). */
+#define R16_STEP(PRO, EPI, PART)                                                             \
+    do {                                                                                     \
+        const __m256i Hu = r16_shift_in(Hl, s->hin + t);                                     \
+        const __m256i Vu = r16_shift_in(V, s->vin + t);                                      \
+        const __m256i At = _mm256_set1_epi32(s->A[t]), Et = _mm256_set1_epi32(s->E[t]);      \
+        const __m256i St = _mm256_set1_epi32(s->S[t]);                                       \
+        const __m256i eq = _mm256_cmpeq_epi16(                                               \
+            refw, _mm256_loadu_si256((const __m256i *)(const void *)(s->altrev + (m - 1 - t)))); \
+        const __m256i diag = _mm256_add_epi16(Hd, _mm256_add_epi16(St, _mm256_and_si256(eq, vdiff))); \
+        const __m256i ve = _mm256_add_epi16(Vu, Et), vg = _mm256_add_epi16(Hu, At);          \
+        const __m256i vo = _mm256_cmpgt_epi16(vg, ve);                                       \
+        V = _mm256_max_epi16(vg, ve);                                                        \
+        const __m256i he = _mm256_add_epi16(hh, Et), hg = _mm256_add_epi16(Hl, At);          \
+        const __m256i ho = _mm256_cmpgt_epi16(hg, he);                                       \
+        hh = _mm256_max_epi16(hg, he);                                                       \
+        const __m256i gm = _mm256_max_epi16(hh, V);                                          \
+        const __m256i nd = _mm256_cmpgt_epi16(gm, diag);                                     \
+        const __m256i dn = _mm256_cmpgt_epi16(V, hh);                                        \
+        __m256i Hn = _mm256_max_epi16(diag, gm);                                             \
+        const uint32_t w0_ = (uint32_t)_mm256_movemask_epi8(_mm256_packs_epi16(nd, dn));     \
+        const uint32_t w1_ = (uint32_t)_mm256_movemask_epi8(_mm256_packs_epi16(ho, vo));     \
+        memcpy(s->tbs + (int64_t)t * 8, &w0_, 4);                                            \
+        memcpy(s->tbs + (int64_t)t * 8 + 4, &w1_, 4);                                        \
+        if (PRO) {                                                                           \
+            Hinit = _mm256_sub_epi16(Hinit, _mm256_set1_epi16(s->hin[t]));                   \
+            const __m256i st_ =                                                              \
+                _mm256_loadu_si256((const __m256i *)(const void *)(r16_started + 15 - t));   \
+            Hn = _mm256_blendv_epi8(Hinit, Hn, st_);                                         \
+            hh = _mm256_blendv_epi8(vlow, hh, st_);                                          \
+        }                                                                                    \
+        if (PART) {                                                                          \
+            _mm256_storeu_si256((__m256i *)(void *)(s->full + (int64_t)t * R16_W), Hn);      \
+        } else {                                                                             \
+            /* word 7 of the high half lands at T-1-t; the 7 words below it are rewritten  \
+             * by later steps, the ones above were final before */                          \
+            _mm_storeu_si128((__m128i *)(void *)(s->outH + (T - 1 - t) - 7),                 \
+                             _mm256_extracti128_si256(Hn, 1));                               \
+            _mm_storeu_si128((__m128i *)(void *)(s->outV + (T - 1 - t) - 7),                 \
+                             _mm256_extracti128_si256(V, 1));                                \
+        }                                                                                    \
+        if (EPI)                                                                             \
+            _mm256_storeu_si256((__m256i *)(void *)(s->ebuf + (int64_t)(t - (m - 1)) * R16_W), Hn); \
+        Hd = Hu;                                                                             \
+        Hl = Hn;                                                                             \
+    } while (0)
+
+static inline __attribute__((always_inline)) void
+r16_fill_strip(const int part, const r16_strip *s, const __m256i refw, __m256i Hinit,
+               const __m256i vlow, const __m256i vdiff)
+{
+    const int32_t m = s->m, T = s->T;
+    __m256i Hl = Hinit, hh = vlow, V = vlow, Hd = _mm256_setzero_si256();
+    int32_t t = 0;
+    for (; t < R16_W - 1; t++) R16_STEP(1, t >= m - 1, part);
+    _Pragma("GCC unroll 2") for (; t < m - 1; t++) R16_STEP(0, 0, part);
+    for (; t < T; t++) R16_STEP(0, 1, part);
+}
+#undef R16_STEP
+
+static void r16_strip_full(const r16_strip *s, __m256i refw, __m256i Hinit, __m256i vlow,
+                           __m256i vdiff)
+{
+    r16_fill_strip(0, s, refw, Hinit, vlow, vdiff);
+}
+
+static void r16_strip_part(const r16_strip *s, __m256i refw, __m256i Hinit, __m256i vlow,
+                           __m256i vdiff)
+{
+    r16_fill_strip(1, s, refw, Hinit, vlow, vdiff);
+}
+
+/* The per-step arrays of a strip whose top row is Hrow[0..m] / Vrow[1..m] (absolute; Vrow is
+ * NULL for row 0, where V is GATK's minus infinity). base[-1..T-1] = b_t. */
+static void r16_prepare(const dpa_sw_params *p, int32_t m, int32_t T, const int32_t *Hrow,
+                        const int32_t *Vrow, int16_t low, int32_t *base, int32_t *A, int32_t *E,
+                        int32_t *S, int16_t *hin, int16_t *vin)
+{
+    base[-1] = Hrow[0];
+    for (int32_t t = 0; t < T; t++) base[t] = Hrow[t + 1 <= m ? t + 1 : m];
+    int32_t dprev = 0;
+    for (int32_t t = 0; t < T; t++) {
+        const int32_t d = base[t] - base[t - 1];
+        A[t] = r16_pair(p->gap_open - d);
+        E[t] = r16_pair(p->gap_extend - d);
+        S[t] = r16_pair(p->mismatch - d - dprev);
+        hin[t] = r16_i16(d);
+        vin[t] = Vrow && t + 1 <= m ? r16_i16(Vrow[t + 1] - base[t - 1]) : low;
+        dprev = d;
+    }
+}
+
+/* Bump allocation of 32-byte-aligned pieces from the scratch ints. */
+static inline void *r16_take(int32_t **at, int64_t ints)
+{
+    void *q = *at;
+    *at += (ints + 7) & ~(int64_t)7;
+    return q;
+}
+
+dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t *alt, int32_t m,
+                                   const dpa_sw_params *p, dpa_sw_scratch *sc, char *cigar,
+                                   int32_t *cigar_len, int32_t *alignment_offset, int *exact)
+{
+    *exact = dpa_sw_exact_shortcut(ref, n, alt, m, p, cigar, cigar_len, alignment_offset);
+    if (*exact) return DPA_OK;
+
+    const int32_t T = m + R16_W - 1;
+    const int64_t strips = ((int64_t)n + R16_W - 1) / R16_W;
+    const int64_t ints16 = ((int64_t)T + 16) / 2 + 8; /* an int16 array of T + 8 pad, in ints */
+    const int64_t need = 8 + ((int64_t)T + 2 + 8) + 3 * ((int64_t)T + 8) + 4 * (ints16 + 8) +
+                         2 * ((int64_t)m + 1 + 8) + ((int64_t)n + 2 + 8) +
+                         ((int64_t)T * R16_W / 2 + 8) + (R16_W * R16_W / 2 + 8) +
+                         (((int64_t)m + 2 * R16_W + 1) / 2 + 8) + (((int64_t)n + R16_W) / 4 + 8);
+    if (!sw_simd_grow((void **)&sc->tb, &sc->tb_cap, strips * T * 8, 1) ||
+        !sw_simd_grow((void **)&sc->ints, &sc->ints_cap, need, sizeof(int32_t)) ||
+        !sw_simd_grow((void **)&sc->elems, &sc->elems_cap, (int64_t)n + m + 3, sizeof(int32_t)))
+        return dpa_fail(DPA_ERR_OUT_OF_MEMORY,
+                        "sw: out of memory for the traceback of a %d x %d pair", n, m);
+
+    int32_t *at = (int32_t *)(((uintptr_t)sc->ints + 31) & ~(uintptr_t)31);
+    int32_t *base = (int32_t *)r16_take(&at, (int64_t)T + 2) + 1;
+    int32_t *A = r16_take(&at, T), *E = r16_take(&at, T), *S = r16_take(&at, T);
+    int16_t *hin = (int16_t *)r16_take(&at, ints16) + 8;
+    int16_t *vin = (int16_t *)r16_take(&at, ints16) + 8;
+    int16_t *outH = (int16_t *)r16_take(&at, ints16) + 8;
+    int16_t *outV = (int16_t *)r16_take(&at, ints16) + 8;
+    int32_t *Hrow = r16_take(&at, (int64_t)m + 1), *Vrow = r16_take(&at, (int64_t)m + 1);
+    int32_t *lastcol = r16_take(&at, (int64_t)n + 2);
+    int16_t *full = r16_take(&at, (int64_t)T * R16_W / 2);
+    int16_t *ebuf = r16_take(&at, R16_W * R16_W / 2);
+    int16_t *altrev = (int16_t *)r16_take(&at, ((int64_t)m + 2 * R16_W + 1) / 2) + R16_W;
+    uint8_t *refpad = r16_take(&at, ((int64_t)n + R16_W) / 4 + 1);
+
+    /* altrev[x] = alt[m-1-x]; the 15 words on each side are read only by lanes outside the
+     * matrix */
+    for (int32_t x = -R16_W; x < m + R16_W; x++)
+        altrev[x] = x >= 0 && x < m ? alt[m - 1 - x] : 0;
+    memcpy(refpad, ref, (size_t)n);
+    memset(refpad + n, 0, R16_W);
+
+    const int64_t mm = dpa_sw_rel16_step_bound(p);
+    const int16_t low = r16_i16((int32_t)(-32768 + mm - p->gap_extend));
+    const __m256i vlow = _mm256_set1_epi16(low);
+    const __m256i vdiff = _mm256_set1_epi16(r16_i16(p->match - p->mismatch));
+
+    Hrow[0] = 0;
+    for (int32_t j = 1; j <= m; j++) Hrow[j] = sw_simd_border(p, j);
+    r16_prepare(p, m, T, Hrow, NULL, low, base, A, E, S, hin, vin);
+
+    r16_strip st = { A, E, S, hin, vin, outH, outV, full, ebuf, NULL, altrev, m, T };
+    for (int32_t r0 = 0; r0 < n; r0 += R16_W) {
+        const int32_t ko = n - 1 - r0 < R16_W - 1 ? n - 1 - r0 : R16_W - 1;
+        const __m256i refw =
+            _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(refpad + r0)));
+        int16_t init[R16_W];
+        for (int k = 0; k < R16_W; k++)
+            init[k] = r0 + k + 1 <= n ? r16_i16(sw_simd_border(p, (int64_t)r0 + k + 1) - base[-1])
+                                      : 0;
+        const __m256i Hinit = _mm256_loadu_si256((const __m256i *)(const void *)init);
+        st.tbs = sc->tb + (int64_t)(r0 / R16_W) * T * 8;
+        if (ko < R16_W - 1)
+            r16_strip_part(&st, refw, Hinit, vlow, vdiff);
+        else
+            r16_strip_full(&st, refw, Hinit, vlow, vdiff);
+
+        for (int32_t k = 0; k <= ko; k++) /* column m of rows r0+1 .. r0+ko+1 */
+            lastcol[r0 + k + 1] = ebuf[k * R16_W + k] + base[m - 1 + k];
+        if (ko < R16_W - 1) { /* the last strip: row n is lane ko */
+            for (int32_t c = 1; c <= m; c++)
+                Hrow[c] = full[(int64_t)(c - 1 + ko) * R16_W + ko] + base[c - 1 + ko];
+            break;
+        }
+        /* row r0 + 16 (lane 15 was at column t - 14 at step t) */
+        Hrow[0] = sw_simd_border(p, (int64_t)r0 + R16_W);
+        for (int32_t c = 1; c <= m; c++) {
+            Hrow[c] = outH[T - 1 - (c + 14)] + base[c + 14];
+            Vrow[c] = outV[T - 1 - (c + 14)] + base[c + 14];
+        }
+        if (r0 + R16_W < n) r16_prepare(p, m, T, Hrow, Vrow, low, base, A, E, S, hin, vin);
+    }
+    dpa_sw_finish(sc->tb, DPA_SW_TB_PLANES16X, n, m, Hrow, lastcol, p, sc->elems, cigar,
+                  cigar_len, alignment_offset);
+    return DPA_OK;
+}
