@@ -52,7 +52,7 @@ static inline __m256i r16_shift_in(__m256i v, const int16_t *p)
 
 typedef struct r16_strip {
     const int32_t *A, *E, *S; /* per step, as r16_pair */
-    const int16_t *hin, *vin; /* lane 0's H and V from the top row, per step */
+    const int32_t *hin, *vin; /* lane 0's H and V from the top row, per step, as r16_pair */
     int16_t *outH, *outV;     /* lane 15's H and V at step t, at index T - 1 - t */
     int16_t *full;            /* partial last strip: every step's H vector */
     int16_t *ebuf;            /* the H vectors of the steps that reach column m */
@@ -66,8 +66,8 @@ typedef struct r16_strip {
  * at column m; PART: the strip's last row is not lane 15 (keep every H vector). */
 #define R16_STEP(PRO, EPI, PART)                                                             \
     do {                                                                                     \
-        const __m256i Hu = r16_shift_in(Hl, s->hin + t);                                     \
-        const __m256i Vu = r16_shift_in(V, s->vin + t);                                      \
+        const __m256i Hu = r16_shift_in(Hl, (const int16_t *)(const void *)(s->hin + t) + 1); \
+        const __m256i Vu = r16_shift_in(V, (const int16_t *)(const void *)(s->vin + t) + 1); \
         const __m256i At = _mm256_set1_epi32(s->A[t]), Et = _mm256_set1_epi32(s->E[t]);      \
         const __m256i St = _mm256_set1_epi32(s->S[t]);                                       \
         const __m256i eq = _mm256_cmpeq_epi16(                                               \
@@ -88,7 +88,7 @@ typedef struct r16_strip {
         memcpy(s->tbs + (int64_t)t * 8, &w0_, 4);                                            \
         memcpy(s->tbs + (int64_t)t * 8 + 4, &w1_, 4);                                        \
         if (PRO) {                                                                           \
-            Hinit = _mm256_sub_epi16(Hinit, _mm256_set1_epi16(s->hin[t]));                   \
+            Hinit = _mm256_sub_epi16(Hinit, _mm256_set1_epi32(s->hin[t]));                   \
             const __m256i st_ =                                                              \
                 _mm256_loadu_si256((const __m256i *)(const void *)(r16_started + 15 - t));   \
             Hn = _mm256_blendv_epi8(Hinit, Hn, st_);                                         \
@@ -136,23 +136,36 @@ static void r16_strip_part(const r16_strip *s, __m256i refw, __m256i Hinit, __m2
 }
 
 /* The per-step arrays of a strip whose top row is Hrow[0..m] / Vrow[1..m] (absolute; Vrow is
- * NULL for row 0, where V is GATK's minus infinity). base[-1..T-1] = b_t. */
-static void r16_prepare(const dpa_sw_params *p, int32_t m, int32_t T, const int32_t *Hrow,
-                        const int32_t *Vrow, int16_t low, int32_t *base, int32_t *A, int32_t *E,
-                        int32_t *S, int16_t *hin, int16_t *vin)
+ * NULL for row 0, where V is GATK's minus infinity). Hrow[-1] = Hrow[0] (so d_{-1} = 0) and
+ * Hrow[m+1 ..] = Hrow[m] make b_t = Hrow[t + 1] for every t in -1 .. T-1. Eight steps per
+ * iteration in int32 lanes; vpshufb copies each low word into the high one (r16_pair). */
+static void r16_prepare(const dpa_sw_params *p, int32_t m, int32_t T, int32_t *Hrow,
+                        const int32_t *Vrow, int16_t low, int32_t *A, int32_t *E, int32_t *S,
+                        int32_t *hin, int32_t *vin)
 {
-    base[-1] = Hrow[0];
-    for (int32_t t = 0; t < T; t++) base[t] = Hrow[t + 1 <= m ? t + 1 : m];
-    int32_t dprev = 0;
-    for (int32_t t = 0; t < T; t++) {
-        const int32_t d = base[t] - base[t - 1];
-        A[t] = r16_pair(p->gap_open - d);
-        E[t] = r16_pair(p->gap_extend - d);
-        S[t] = r16_pair(p->mismatch - d - dprev);
-        hin[t] = r16_i16(d);
-        vin[t] = Vrow && t + 1 <= m ? r16_i16(Vrow[t + 1] - base[t - 1]) : low;
-        dprev = d;
+    Hrow[-1] = Hrow[0];
+    for (int32_t c = m + 1; c <= m + R16_W + 8; c++) Hrow[c] = Hrow[m];
+    const __m256i dup = _mm256_setr_epi8(0, 1, 0, 1, 4, 5, 4, 5, 8, 9, 8, 9, 12, 13, 12, 13, 0, 1,
+                                         0, 1, 4, 5, 4, 5, 8, 9, 8, 9, 12, 13, 12, 13);
+    const __m256i vo = _mm256_set1_epi32(p->gap_open), ve = _mm256_set1_epi32(p->gap_extend);
+    const __m256i vx = _mm256_set1_epi32(p->mismatch);
+    for (int32_t t = 0; t < T; t += 8) {
+        const __m256i h1 = _mm256_loadu_si256((const __m256i *)(const void *)(Hrow + t + 1));
+        const __m256i h0 = _mm256_loadu_si256((const __m256i *)(const void *)(Hrow + t));
+        const __m256i hm = _mm256_loadu_si256((const __m256i *)(const void *)(Hrow + t - 1));
+        const __m256i d = _mm256_sub_epi32(h1, h0);
+        _mm256_storeu_si256((__m256i *)(void *)(A + t), _mm256_shuffle_epi8(_mm256_sub_epi32(vo, d), dup));
+        _mm256_storeu_si256((__m256i *)(void *)(E + t), _mm256_shuffle_epi8(_mm256_sub_epi32(ve, d), dup));
+        _mm256_storeu_si256((__m256i *)(void *)(S + t),
+                            _mm256_shuffle_epi8(_mm256_sub_epi32(vx, _mm256_sub_epi32(h1, hm)), dup));
+        _mm256_storeu_si256((__m256i *)(void *)(hin + t), _mm256_shuffle_epi8(d, dup));
+        if (Vrow) {
+            const __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(Vrow + t + 1));
+            _mm256_storeu_si256((__m256i *)(void *)(vin + t),
+                                _mm256_shuffle_epi8(_mm256_sub_epi32(v1, h0), dup));
+        }
     }
+    for (int32_t t = Vrow ? m : 0; t < T; t++) vin[t] = r16_pair(low);
 }
 
 /* Bump allocation of 32-byte-aligned pieces from the scratch ints. */
@@ -172,11 +185,13 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
 
     const int32_t T = m + R16_W - 1;
     const int64_t strips = ((int64_t)n + R16_W - 1) / R16_W;
-    const int64_t ints16 = ((int64_t)T + 16) / 2 + 8; /* an int16 array of T + 8 pad, in ints */
-    const int64_t need = 8 + ((int64_t)T + 2 + 8) + 3 * ((int64_t)T + 8) + 4 * (ints16 + 8) +
-                         2 * ((int64_t)m + 1 + 8) + ((int64_t)n + 2 + 8) +
-                         ((int64_t)T * R16_W / 2 + 8) + (R16_W * R16_W / 2 + 8) +
-                         (((int64_t)m + 2 * R16_W + 1) / 2 + 8) + (((int64_t)n + R16_W) / 4 + 8);
+    const int64_t steps = (int64_t)T + 16;        /* per-step int32 arrays, vector overrun */
+    const int64_t ints16 = ((int64_t)T + 16) / 2; /* an int16 array of T + 16, in ints */
+    const int64_t row = (int64_t)m + R16_W + 16;  /* Hrow / Vrow: -1 .. m + 24 */
+    const int64_t need = 8 + 5 * (steps + 8) + 2 * (ints16 + 8) + 2 * (row + 8) +
+                         ((int64_t)n + 2 + 8) + ((int64_t)T * R16_W / 2 + 8) +
+                         (R16_W * R16_W / 2 + 8) + (((int64_t)m + 2 * R16_W + 1) / 2 + 8) +
+                         (((int64_t)n + R16_W) / 4 + 1 + 8);
     if (!sw_simd_grow((void **)&sc->tb, &sc->tb_cap, strips * T * 8, 1) ||
         !sw_simd_grow((void **)&sc->ints, &sc->ints_cap, need, sizeof(int32_t)) ||
         !sw_simd_grow((void **)&sc->elems, &sc->elems_cap, (int64_t)n + m + 3, sizeof(int32_t)))
@@ -184,13 +199,12 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
                         "sw: out of memory for the traceback of a %d x %d pair", n, m);
 
     int32_t *at = (int32_t *)(((uintptr_t)sc->ints + 31) & ~(uintptr_t)31);
-    int32_t *base = (int32_t *)r16_take(&at, (int64_t)T + 2) + 1;
-    int32_t *A = r16_take(&at, T), *E = r16_take(&at, T), *S = r16_take(&at, T);
-    int16_t *hin = (int16_t *)r16_take(&at, ints16) + 8;
-    int16_t *vin = (int16_t *)r16_take(&at, ints16) + 8;
+    int32_t *A = r16_take(&at, steps), *E = r16_take(&at, steps), *S = r16_take(&at, steps);
+    int32_t *hin = (int32_t *)r16_take(&at, steps) + 4; /* 3 read before index 0 */
+    int32_t *vin = (int32_t *)r16_take(&at, steps) + 4;
     int16_t *outH = (int16_t *)r16_take(&at, ints16) + 8;
     int16_t *outV = (int16_t *)r16_take(&at, ints16) + 8;
-    int32_t *Hrow = r16_take(&at, (int64_t)m + 1), *Vrow = r16_take(&at, (int64_t)m + 1);
+    int32_t *Hrow = (int32_t *)r16_take(&at, row) + 1, *Vrow = (int32_t *)r16_take(&at, row) + 1;
     int32_t *lastcol = r16_take(&at, (int64_t)n + 2);
     int16_t *full = r16_take(&at, (int64_t)T * R16_W / 2);
     int16_t *ebuf = r16_take(&at, R16_W * R16_W / 2);
@@ -209,9 +223,11 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
     const __m256i vlow = _mm256_set1_epi16(low);
     const __m256i vdiff = _mm256_set1_epi16(r16_i16(p->match - p->mismatch));
 
+    /* b_t = base[t] = Hrow[t + 1] (r16_prepare pads Hrow on both sides) */
+    const int32_t *base = Hrow + 1;
     Hrow[0] = 0;
     for (int32_t j = 1; j <= m; j++) Hrow[j] = sw_simd_border(p, j);
-    r16_prepare(p, m, T, Hrow, NULL, low, base, A, E, S, hin, vin);
+    r16_prepare(p, m, T, Hrow, NULL, low, A, E, S, hin, vin);
 
     r16_strip st = { A, E, S, hin, vin, outH, outV, full, ebuf, NULL, altrev, m, T };
     for (int32_t r0 = 0; r0 < n; r0 += R16_W) {
@@ -231,18 +247,21 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
 
         for (int32_t k = 0; k <= ko; k++) /* column m of rows r0+1 .. r0+ko+1 */
             lastcol[r0 + k + 1] = ebuf[k * R16_W + k] + base[m - 1 + k];
+        /* The strip's last row, absolute, in place: Hrow[c] is read (as b_{c+ko-1} or b_{c+14})
+         * only by the iterations c' <= c. */
         if (ko < R16_W - 1) { /* the last strip: row n is lane ko */
             for (int32_t c = 1; c <= m; c++)
                 Hrow[c] = full[(int64_t)(c - 1 + ko) * R16_W + ko] + base[c - 1 + ko];
             break;
         }
         /* row r0 + 16 (lane 15 was at column t - 14 at step t) */
-        Hrow[0] = sw_simd_border(p, (int64_t)r0 + R16_W);
         for (int32_t c = 1; c <= m; c++) {
-            Hrow[c] = outH[T - 1 - (c + 14)] + base[c + 14];
-            Vrow[c] = outV[T - 1 - (c + 14)] + base[c + 14];
+            const int32_t b = base[c + 14];
+            Hrow[c] = outH[T - 1 - (c + 14)] + b;
+            Vrow[c] = outV[T - 1 - (c + 14)] + b;
         }
-        if (r0 + R16_W < n) r16_prepare(p, m, T, Hrow, Vrow, low, base, A, E, S, hin, vin);
+        Hrow[0] = sw_simd_border(p, (int64_t)r0 + R16_W);
+        if (r0 + R16_W < n) r16_prepare(p, m, T, Hrow, Vrow, low, A, E, S, hin, vin);
     }
     dpa_sw_finish(sc->tb, DPA_SW_TB_PLANES16X, n, m, Hrow, lastcol, p, sc->elems, cigar,
                   cigar_len, alignment_offset);
