@@ -46,7 +46,9 @@ enum {
  * it decodes to the same byte. DPA_SW_TB_PLANES16X is that walk as the AVX2 16-bit fill
  * (sw_avx2_rel16.c) stores it: vpacksswb + vpmovmskb of two word masks interleave them by
  * 128-bit half, so the 8 bytes of a step are nd 0-7, dn 0-7, nd 8-15, dn 8-15, ho 0-7, vo 0-7,
- * ho 8-15, vo 8-15 (dn is not masked by nd; the decoder tests nd first). */
+ * ho 8-15, vo 8-15 (dn is not masked by nd; the decoder tests nd first), and rows 8-15 of a
+ * strip run one step behind (cell (i, j) of row offset k is at step j - 1 + k + (k >= 8), m + 16
+ * steps per strip). */
 #define DPA_SW_TB_PLANES16 0x14
 #define DPA_SW_TB_PLANES16X 0x15
 #define DPA_SW_TB_AT(m, l, i, j)                                                             \
@@ -58,10 +60,10 @@ static inline uint8_t dpa_sw_tb_get(const uint8_t *tb, int32_t m, int l, int32_t
 {
     if (l != DPA_SW_TB_PLANES16 && l != DPA_SW_TB_PLANES16X) return tb[DPA_SW_TB_AT(m, l, i, j)];
     const int32_t r = i - 1, k = r & 15;
-    const uint8_t *w = tb + ((int64_t)(r >> 4) * (m + 15) + (j - 1 + k)) * 8;
+    const int x = l == DPA_SW_TB_PLANES16X, h = k >> 3;
+    const uint8_t *w = tb + ((int64_t)(r >> 4) * (m + 15 + x) + (j - 1 + k + (x & h))) * 8;
     /* byte of each plane for lane k: PLANES16 plane q at 2q + k/8; PLANES16X at the order
      * documented above */
-    const int x = l == DPA_SW_TB_PLANES16X, h = k >> 3;
     const unsigned nd = (unsigned)(w[x ? 2 * h : h] >> (k & 7)) & 1u;
     const unsigned dn = (unsigned)(w[x ? 2 * h + 1 : 2 + h] >> (k & 7)) & 1u;
     const unsigned ho = (unsigned)(w[x ? 4 + 2 * h : 4 + h] >> (k & 7)) & 1u;

@@ -25,10 +25,12 @@
 
 #define R16_W 16
 
-/* lanes k <= t are -1: 16 words loaded from r16_started + 15 - t */
-static const int16_t r16_started[32] = { -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                         -1, -1, -1, -1, -1, 0,  0,  0,  0,  0,  0,
-                                         0,  0,  0,  0,  0,  0,  0,  0,  0,  0 };
+/* Lane k's lag: lane k is at column t - k + 1 - R16_LAG(k) at step t. The high half runs one
+ * step behind, so its lane 8 takes lane 7's values from two steps back and the lane shift
+ * needs no lane-crossing instruction on the recurrence (see r16_shift_in). */
+#define R16_LAG(k) ((k) >= 8 ? 1 : 0)
+/* R16_LAG(k) + k for each lane: lanes with this <= t have started at step t */
+static const int16_t r16_start[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16 };
 
 /* An int16 value in both halves of an int32, so vpbroadcastd from memory (a pure load) gives
  * it in all 16 word lanes. */
@@ -40,13 +42,16 @@ static inline int32_t r16_pair(int32_t x)
 
 static inline int16_t r16_i16(int32_t x) { return (int16_t)(uint16_t)(uint32_t)x; }
 
-/* Lanes [*p, v[0], ..., v[14]]: vinserti128 (any ALU port) puts v's low half above a load
- * whose word 7 is *p, vpalignr shifts each half by one word. */
-static inline __m256i r16_shift_in(__m256i v, const int16_t *p)
+/* Lanes [*p, v[0..6], old[7], v[8..14]]: vinserti128 puts old's low half above a load whose
+ * word 7 is *p, vpalignr shifts each half of v by one word and fills word 0 of each half from
+ * there. old is the vector of two steps back, already rebased, so only the 1-cycle vpalignr
+ * waits for v (the previous step's result): the 3-cycle lane-crossing insert is off the
+ * recurrence. */
+static inline __m256i r16_shift_in(__m256i v, __m256i old, const int16_t *p)
 {
     const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p - 7));
     const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(x),
-                                                _mm256_castsi256_si128(v), 1);
+                                                _mm256_castsi256_si128(old), 1);
     return _mm256_alignr_epi8(v, lo, 14);
 }
 
@@ -55,7 +60,7 @@ typedef struct r16_strip {
     const int32_t *hin, *vin; /* lane 0's H and V from the top row, per step, as r16_pair */
     int16_t *outH, *outV;     /* lane 15's H and V at step t, at index T - 1 - t */
     int16_t *full;            /* partial last strip: every step's H vector */
-    int16_t *ebuf;            /* the H vectors of the steps that reach column m */
+    int16_t *ebuf;            /* the H vectors of steps m-1 .. T-1 (some lane at column m) */
     uint8_t *tbs;             /* this strip's traceback */
     const int16_t *altrev;    /* alt reversed, zero-extended, padded */
     int32_t m, T;
@@ -66,12 +71,22 @@ typedef struct r16_strip {
  * at column m; PART: the strip's last row is not lane 15 (keep every H vector). */
 #define R16_STEP(PRO, EPI, PART)                                                             \
     do {                                                                                     \
-        const __m256i Hu = r16_shift_in(Hl, (const int16_t *)(const void *)(s->hin + t) + 1); \
-        const __m256i Vu = r16_shift_in(V, (const int16_t *)(const void *)(s->vin + t) + 1); \
+        /* lane 7 of two steps back, moved from base b_{t-2} to b_{t-1} */                  \
+        const __m256i Dp = _mm256_set1_epi32(s->hin[t - 1]);                                 \
+        const __m256i Hu = r16_shift_in(Hl, _mm256_sub_epi16(Hll, Dp),                       \
+                                        (const int16_t *)(const void *)(s->hin + t) + 1);    \
+        const __m256i Vu = r16_shift_in(V, _mm256_sub_epi16(Vll, Dp),                        \
+                                        (const int16_t *)(const void *)(s->vin + t) + 1);    \
+        Hll = Hl;                                                                            \
+        Vll = V;                                                                             \
         const __m256i At = _mm256_set1_epi32(s->A[t]), Et = _mm256_set1_epi32(s->E[t]);      \
         const __m256i St = _mm256_set1_epi32(s->S[t]);                                       \
-        const __m256i eq = _mm256_cmpeq_epi16(                                               \
+        /* lanes 0-7 compare with alt[t-k], lanes 8-15 (one step behind) take the high half \
+         * of the previous step's compare */                                                \
+        const __m256i eqn = _mm256_cmpeq_epi16(                                              \
             refw, _mm256_loadu_si256((const __m256i *)(const void *)(s->altrev + (m - 1 - t)))); \
+        const __m256i eq = _mm256_blend_epi32(eqn, eqp, 0xF0);                               \
+        eqp = eqn;                                                                           \
         const __m256i diag = _mm256_add_epi16(Hd, _mm256_add_epi16(St, _mm256_and_si256(eq, vdiff))); \
         const __m256i ve = _mm256_add_epi16(Vu, Et), vg = _mm256_add_epi16(Hu, At);          \
         const __m256i vo = _mm256_cmpgt_epi16(vg, ve);                                       \
@@ -89,8 +104,7 @@ typedef struct r16_strip {
         memcpy(s->tbs + (int64_t)t * 8 + 4, &w1_, 4);                                        \
         if (PRO) {                                                                           \
             Hinit = _mm256_sub_epi16(Hinit, _mm256_set1_epi32(s->hin[t]));                   \
-            const __m256i st_ =                                                              \
-                _mm256_loadu_si256((const __m256i *)(const void *)(r16_started + 15 - t));   \
+            const __m256i st_ = _mm256_cmpgt_epi16(_mm256_set1_epi16((int16_t)(t + 1)), vstart); \
             Hn = _mm256_blendv_epi8(Hinit, Hn, st_);                                         \
             hh = _mm256_blendv_epi8(vlow, hh, st_);                                          \
         }                                                                                    \
@@ -115,9 +129,11 @@ r16_fill_strip(const int part, const r16_strip *s, const __m256i refw, __m256i H
                const __m256i vlow, const __m256i vdiff)
 {
     const int32_t m = s->m, T = s->T;
+    const __m256i vstart = _mm256_loadu_si256((const __m256i *)(const void *)r16_start);
     __m256i Hl = Hinit, hh = vlow, V = vlow, Hd = _mm256_setzero_si256();
+    __m256i Hll = Hinit, Vll = vlow, eqp = _mm256_setzero_si256();
     int32_t t = 0;
-    for (; t < R16_W - 1; t++) R16_STEP(1, t >= m - 1, part);
+    for (; t < R16_W; t++) R16_STEP(1, t >= m - 1, part);
     _Pragma("GCC unroll 2") for (; t < m - 1; t++) R16_STEP(0, 0, part);
     for (; t < T; t++) R16_STEP(0, 1, part);
 }
@@ -145,6 +161,7 @@ static void r16_prepare(const dpa_sw_params *p, int32_t m, int32_t T, int32_t *H
 {
     Hrow[-1] = Hrow[0];
     for (int32_t c = m + 1; c <= m + R16_W + 8; c++) Hrow[c] = Hrow[m];
+    for (int32_t t = -4; t < 0; t++) hin[t] = vin[t] = 0; /* read by lanes not started */
     const __m256i dup = _mm256_setr_epi8(0, 1, 0, 1, 4, 5, 4, 5, 8, 9, 8, 9, 12, 13, 12, 13, 0, 1,
                                          0, 1, 4, 5, 4, 5, 8, 9, 8, 9, 12, 13, 12, 13);
     const __m256i vo = _mm256_set1_epi32(p->gap_open), ve = _mm256_set1_epi32(p->gap_extend);
@@ -183,14 +200,14 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
     *exact = dpa_sw_exact_shortcut(ref, n, alt, m, p, cigar, cigar_len, alignment_offset);
     if (*exact) return DPA_OK;
 
-    const int32_t T = m + R16_W - 1;
+    const int32_t T = m + R16_W; /* lane 15 is at column m at step m + 15 */
     const int64_t strips = ((int64_t)n + R16_W - 1) / R16_W;
     const int64_t steps = (int64_t)T + 16;        /* per-step int32 arrays, vector overrun */
     const int64_t ints16 = ((int64_t)T + 16) / 2; /* an int16 array of T + 16, in ints */
     const int64_t row = (int64_t)m + R16_W + 16;  /* Hrow / Vrow: -1 .. m + 24 */
     const int64_t need = 8 + 5 * (steps + 8) + 2 * (ints16 + 8) + 2 * (row + 8) +
                          ((int64_t)n + 2 + 8) + ((int64_t)T * R16_W / 2 + 8) +
-                         (R16_W * R16_W / 2 + 8) + (((int64_t)m + 2 * R16_W + 1) / 2 + 8) +
+                         ((R16_W + 1) * R16_W / 2 + 8) + (((int64_t)m + 2 * R16_W + 1) / 2 + 8) +
                          (((int64_t)n + R16_W) / 4 + 1 + 8);
     if (!sw_simd_grow((void **)&sc->tb, &sc->tb_cap, strips * T * 8, 1) ||
         !sw_simd_grow((void **)&sc->ints, &sc->ints_cap, need, sizeof(int32_t)) ||
@@ -200,14 +217,14 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
 
     int32_t *at = (int32_t *)(((uintptr_t)sc->ints + 31) & ~(uintptr_t)31);
     int32_t *A = r16_take(&at, steps), *E = r16_take(&at, steps), *S = r16_take(&at, steps);
-    int32_t *hin = (int32_t *)r16_take(&at, steps) + 4; /* 3 read before index 0 */
+    int32_t *hin = (int32_t *)r16_take(&at, steps) + 4; /* 4 read before index 0 */
     int32_t *vin = (int32_t *)r16_take(&at, steps) + 4;
     int16_t *outH = (int16_t *)r16_take(&at, ints16) + 8;
     int16_t *outV = (int16_t *)r16_take(&at, ints16) + 8;
     int32_t *Hrow = (int32_t *)r16_take(&at, row) + 1, *Vrow = (int32_t *)r16_take(&at, row) + 1;
     int32_t *lastcol = r16_take(&at, (int64_t)n + 2);
     int16_t *full = r16_take(&at, (int64_t)T * R16_W / 2);
-    int16_t *ebuf = r16_take(&at, R16_W * R16_W / 2);
+    int16_t *ebuf = r16_take(&at, (R16_W + 1) * R16_W / 2);
     int16_t *altrev = (int16_t *)r16_take(&at, ((int64_t)m + 2 * R16_W + 1) / 2) + R16_W;
     uint8_t *refpad = r16_take(&at, ((int64_t)n + R16_W) / 4 + 1);
 
@@ -246,19 +263,20 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
             r16_strip_full(&st, refw, Hinit, vlow, vdiff);
 
         for (int32_t k = 0; k <= ko; k++) /* column m of rows r0+1 .. r0+ko+1 */
-            lastcol[r0 + k + 1] = ebuf[k * R16_W + k] + base[m - 1 + k];
-        /* The strip's last row, absolute, in place: Hrow[c] is read (as b_{c+ko-1} or b_{c+14})
+            lastcol[r0 + k + 1] = ebuf[(k + R16_LAG(k)) * R16_W + k] + base[m - 1 + k + R16_LAG(k)];
+        /* The strip's last row, absolute, in place: Hrow[c] is read (as b_{c+lag-1} or b_{c+15})
          * only by the iterations c' <= c. */
         if (ko < R16_W - 1) { /* the last strip: row n is lane ko */
+            const int32_t lag = ko + R16_LAG(ko); /* lane ko is at column c at step c-1+lag */
             for (int32_t c = 1; c <= m; c++)
-                Hrow[c] = full[(int64_t)(c - 1 + ko) * R16_W + ko] + base[c - 1 + ko];
+                Hrow[c] = full[(int64_t)(c - 1 + lag) * R16_W + ko] + base[c - 1 + lag];
             break;
         }
-        /* row r0 + 16 (lane 15 was at column t - 14 at step t) */
+        /* row r0 + 16 (lane 15 was at column t - 15 at step t) */
         for (int32_t c = 1; c <= m; c++) {
-            const int32_t b = base[c + 14];
-            Hrow[c] = outH[T - 1 - (c + 14)] + b;
-            Vrow[c] = outV[T - 1 - (c + 14)] + b;
+            const int32_t b = base[c + 15];
+            Hrow[c] = outH[T - 1 - (c + 15)] + b;
+            Vrow[c] = outV[T - 1 - (c + 15)] + b;
         }
         Hrow[0] = sw_simd_border(p, (int64_t)r0 + R16_W);
         if (r0 + R16_W < n) r16_prepare(p, m, T, Hrow, Vrow, low, A, E, S, hin, vin);

@@ -10,8 +10,10 @@
  * and V[i][j] <= V[i][j-1] + U <= H[i][j-1] + U by induction over the rows (extend >= open
  * makes the border column obey the same V inequality). So with M = max(-L, U) a cell is
  * within M * (Manhattan distance) of any other. Every value the 16-lane step computes is a
- * cell (or a cell + open / extend / a score) at most 33 cells away from the base cell the
- * step subtracts, so its magnitude is at most R = 33 M + |open| + |extend| + max |s|. The
+ * cell (or a cell + open / extend / a score) at most 34 cells away from the base cell the
+ * step subtracts (lane 15 is 16 rows down and up to 18 columns left of it: h's oldest
+ * contribution, one column more for the high half's one-step lag), so its magnitude is at most
+ * R = 34 M + |open| + |extend| + max |s|. The
  * GATK "minus infinity" gap start (Integer.MIN_VALUE / 2) becomes LOW16 = -32768 + M + |extend|
  * and is only ever added to one per-step constant of magnitude <= M + |extend| before it is
  * compared with a real value (>= -R), so it stays below every real value and never wraps if
@@ -40,7 +42,7 @@ static inline int64_t dpa_sw_rel16_range(const dpa_sw_params *p)
     const int64_t mm = dpa_sw_rel16_step_bound(p);
     const int64_t am = p->match < 0 ? -(int64_t)p->match : p->match;
     const int64_t ax = p->mismatch < 0 ? -(int64_t)p->mismatch : p->mismatch;
-    return 35 * mm - (int64_t)p->gap_open - 3 * (int64_t)p->gap_extend + (am > ax ? am : ax);
+    return 36 * mm - (int64_t)p->gap_open - 3 * (int64_t)p->gap_extend + (am > ax ? am : ax);
 }
 
 /* 1 when dpa_sw_align_avx2_rel16 gives exact results for this pair. */
