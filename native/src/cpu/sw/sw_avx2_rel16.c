@@ -42,56 +42,57 @@ static inline int32_t r16_pair(int32_t x)
 
 static inline int16_t r16_i16(int32_t x) { return (int16_t)(uint16_t)(uint32_t)x; }
 
-/* Lanes [*p, v[0..6], old[7], v[8..14]]: vinserti128 puts old's low half above a load whose
- * word 7 is *p, vpalignr shifts each half of v by one word and fills word 0 of each half from
- * there. old is the vector of two steps back, already rebased, so only the 1-cycle vpalignr
- * waits for v (the previous step's result): the 3-cycle lane-crossing insert is off the
- * recurrence. */
-static inline __m256i r16_shift_in(__m256i v, __m256i old, const int16_t *p)
+/* Lanes [x[7], v[0..6], old[7], v[8..14]]: vinserti128 puts old's low half above x,
+ * vpalignr shifts each half of v by one word and fills word 0 of each half from there. old is
+ * the vector of the step before, already rebased, so only the 1-cycle vpalignr waits for v
+ * (this step's value): the 3-cycle lane-crossing insert is off the recurrence. */
+static inline __m256i r16_shift_in(__m256i v, __m256i old, __m128i x)
 {
-    const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p - 7));
     const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(x),
                                                 _mm256_castsi256_si128(old), 1);
     return _mm256_alignr_epi8(v, lo, 14);
 }
 
 typedef struct r16_strip {
-    const int32_t *A, *E, *S; /* per step, as r16_pair */
-    const int32_t *hin, *vin; /* lane 0's H and V from the top row, per step, as r16_pair */
+    const int32_t *A, *E, *S, *D; /* per step, as r16_pair */
+    const int32_t *vin;       /* lane 0's V + extend from the top row, per step, as r16_pair */
     int16_t *outH, *outV;     /* lane 15's H and V at step t, at index T - 1 - t */
     int16_t *full;            /* partial last strip: every step's H vector */
     int16_t *ebuf;            /* the H vectors of steps m-1 .. T-1 (some lane at column m) */
     uint8_t *tbs;             /* this strip's traceback */
-    const int16_t *altrev;    /* alt reversed, zero-extended, padded */
+    const int16_t *alt16;     /* per step: the 16 lanes' alternate bases (R16_LAG included) */
     int32_t m, T;
+    int16_t open;
 } r16_strip;
 
-/* One step (sw_simd.h's SW_STEP with the base folded into A_t, E_t, S_t). PRO: lanes not yet
- * at column 1 get H[i][0] (kept in the current base in Hinit) and h = LOW16; EPI: some lane is
- * at column m; PART: the strip's last row is not lane 15 (keep every H vector). */
+/* One step (sw_simd.h's SW_STEP, rebased). At step t, with everything in base b_t:
+ *   hg = H left + open, W = V above (previous step) + extend;
+ *   vg (H above + open) and ve (V above + extend) are hg and W shifted one lane down (each lane
+ *   holds the next row); lane 0 takes the top row: H[r0][t+1] + open - b_t = open exactly, and
+ *   vin_t; lane 8 takes lane 7 of the previous step's hg / W, rebased by D_t = d_t;
+ *   diag = the previous step's vg - open + score, with the base moves in S_t.
+ * PRO: lanes not yet at column 1 get H[i][0] (kept in the current base in Hinit) and
+ * h = LOW16; EPI: some lane is at column m; PART: the strip's last row is not lane 15 (keep
+ * every H vector). */
 #define R16_STEP(PRO, EPI, PART)                                                             \
     do {                                                                                     \
-        /* lane 7 of two steps back, moved from base b_{t-2} to b_{t-1} */                  \
-        const __m256i Dp = _mm256_set1_epi32(s->hin[t - 1]);                                 \
-        const __m256i Hu = r16_shift_in(Hl, _mm256_sub_epi16(Hll, Dp),                       \
-                                        (const int16_t *)(const void *)(s->hin + t) + 1);    \
-        const __m256i Vu = r16_shift_in(V, _mm256_sub_epi16(Vll, Dp),                        \
-                                        (const int16_t *)(const void *)(s->vin + t) + 1);    \
-        Hll = Hl;                                                                            \
-        Vll = V;                                                                             \
         const __m256i At = _mm256_set1_epi32(s->A[t]), Et = _mm256_set1_epi32(s->E[t]);      \
-        const __m256i St = _mm256_set1_epi32(s->S[t]);                                       \
-        /* lanes 0-7 compare with alt[t-k], lanes 8-15 (one step behind) take the high half \
-         * of the previous step's compare */                                                \
-        const __m256i eqn = _mm256_cmpeq_epi16(                                              \
-            refw, _mm256_loadu_si256((const __m256i *)(const void *)(s->altrev + (m - 1 - t)))); \
-        const __m256i eq = _mm256_blend_epi32(eqn, eqp, 0xF0);                               \
-        eqp = eqn;                                                                           \
-        const __m256i diag = _mm256_add_epi16(Hd, _mm256_add_epi16(St, _mm256_and_si256(eq, vdiff))); \
-        const __m256i ve = _mm256_add_epi16(Vu, Et), vg = _mm256_add_epi16(Hu, At);          \
+        const __m256i St = _mm256_set1_epi32(s->S[t]), Dt = _mm256_set1_epi32(s->D[t]);      \
+        const __m256i hg = _mm256_add_epi16(Hl, At);                                         \
+        const __m256i W = _mm256_add_epi16(V, Et);                                           \
+        const __m256i vg = r16_shift_in(hg, _mm256_sub_epi16(hgp, Dt), vopen);               \
+        const __m256i ve = r16_shift_in(                                                     \
+            W, _mm256_sub_epi16(Wp, Dt),                                                     \
+            _mm_loadu_si128((const __m128i *)(const void *)(s->vin + t - 3)));               \
+        hgp = hg;                                                                            \
+        Wp = W;                                                                              \
+        const __m256i eq = _mm256_cmpeq_epi16(                                               \
+            refw, _mm256_loadu_si256((const __m256i *)(const void *)(s->alt16 + (int64_t)t * R16_W))); \
+        const __m256i diag = _mm256_add_epi16(vgp, _mm256_add_epi16(St, _mm256_and_si256(eq, vdiff))); \
+        vgp = vg;                                                                            \
         const __m256i vo = _mm256_cmpgt_epi16(vg, ve);                                       \
         V = _mm256_max_epi16(vg, ve);                                                        \
-        const __m256i he = _mm256_add_epi16(hh, Et), hg = _mm256_add_epi16(Hl, At);          \
+        const __m256i he = _mm256_add_epi16(hh, Et);                                         \
         const __m256i ho = _mm256_cmpgt_epi16(hg, he);                                       \
         hh = _mm256_max_epi16(hg, he);                                                       \
         const __m256i gm = _mm256_max_epi16(hh, V);                                          \
@@ -103,7 +104,7 @@ typedef struct r16_strip {
         memcpy(s->tbs + (int64_t)t * 8, &w0_, 4);                                            \
         memcpy(s->tbs + (int64_t)t * 8 + 4, &w1_, 4);                                        \
         if (PRO) {                                                                           \
-            Hinit = _mm256_sub_epi16(Hinit, _mm256_set1_epi32(s->hin[t]));                   \
+            Hinit = _mm256_sub_epi16(Hinit, Dt);                                             \
             const __m256i st_ = _mm256_cmpgt_epi16(_mm256_set1_epi16((int16_t)(t + 1)), vstart); \
             Hn = _mm256_blendv_epi8(Hinit, Hn, st_);                                         \
             hh = _mm256_blendv_epi8(vlow, hh, st_);                                          \
@@ -120,7 +121,6 @@ typedef struct r16_strip {
         }                                                                                    \
         if (EPI)                                                                             \
             _mm256_storeu_si256((__m256i *)(void *)(s->ebuf + (int64_t)(t - (m - 1)) * R16_W), Hn); \
-        Hd = Hu;                                                                             \
         Hl = Hn;                                                                             \
     } while (0)
 
@@ -130,8 +130,10 @@ r16_fill_strip(const int part, const r16_strip *s, const __m256i refw, __m256i H
 {
     const int32_t m = s->m, T = s->T;
     const __m256i vstart = _mm256_loadu_si256((const __m256i *)(const void *)r16_start);
-    __m256i Hl = Hinit, hh = vlow, V = vlow, Hd = _mm256_setzero_si256();
-    __m256i Hll = Hinit, Vll = vlow, eqp = _mm256_setzero_si256();
+    const __m128i vopen = _mm_set1_epi16(s->open);
+    /* vgp lane 0 = H[r0][0] + open - b_{-1} = open, the diagonal of cell (r0 + 1, 1) */
+    __m256i Hl = Hinit, hh = vlow, V = vlow, vgp = _mm256_set1_epi16(s->open);
+    __m256i hgp = vlow, Wp = vlow;
     int32_t t = 0;
     for (; t < R16_W; t++) R16_STEP(1, t >= m - 1, part);
     _Pragma("GCC unroll 2") for (; t < m - 1; t++) R16_STEP(0, 0, part);
@@ -157,29 +159,27 @@ static void r16_strip_part(const r16_strip *s, __m256i refw, __m256i Hinit, __m2
  * iteration in int32 lanes; vpshufb copies each low word into the high one (r16_pair). */
 static void r16_prepare(const dpa_sw_params *p, int32_t m, int32_t T, int32_t *Hrow,
                         const int32_t *Vrow, int16_t low, int32_t *A, int32_t *E, int32_t *S,
-                        int32_t *hin, int32_t *vin)
+                        int32_t *D, int32_t *vin)
 {
     Hrow[-1] = Hrow[0];
     for (int32_t c = m + 1; c <= m + R16_W + 8; c++) Hrow[c] = Hrow[m];
-    for (int32_t t = -4; t < 0; t++) hin[t] = vin[t] = 0; /* read by lanes not started */
+    for (int32_t t = -4; t < 0; t++) vin[t] = 0; /* loaded with vin[0], never used */
     const __m256i dup = _mm256_setr_epi8(0, 1, 0, 1, 4, 5, 4, 5, 8, 9, 8, 9, 12, 13, 12, 13, 0, 1,
                                          0, 1, 4, 5, 4, 5, 8, 9, 8, 9, 12, 13, 12, 13);
     const __m256i vo = _mm256_set1_epi32(p->gap_open), ve = _mm256_set1_epi32(p->gap_extend);
-    const __m256i vx = _mm256_set1_epi32(p->mismatch);
+    const __m256i vs = _mm256_set1_epi32(p->mismatch - p->gap_open);
     for (int32_t t = 0; t < T; t += 8) {
         const __m256i h1 = _mm256_loadu_si256((const __m256i *)(const void *)(Hrow + t + 1));
         const __m256i h0 = _mm256_loadu_si256((const __m256i *)(const void *)(Hrow + t));
-        const __m256i hm = _mm256_loadu_si256((const __m256i *)(const void *)(Hrow + t - 1));
         const __m256i d = _mm256_sub_epi32(h1, h0);
         _mm256_storeu_si256((__m256i *)(void *)(A + t), _mm256_shuffle_epi8(_mm256_sub_epi32(vo, d), dup));
         _mm256_storeu_si256((__m256i *)(void *)(E + t), _mm256_shuffle_epi8(_mm256_sub_epi32(ve, d), dup));
-        _mm256_storeu_si256((__m256i *)(void *)(S + t),
-                            _mm256_shuffle_epi8(_mm256_sub_epi32(vx, _mm256_sub_epi32(h1, hm)), dup));
-        _mm256_storeu_si256((__m256i *)(void *)(hin + t), _mm256_shuffle_epi8(d, dup));
-        if (Vrow) {
+        _mm256_storeu_si256((__m256i *)(void *)(S + t), _mm256_shuffle_epi8(_mm256_sub_epi32(vs, d), dup));
+        _mm256_storeu_si256((__m256i *)(void *)(D + t), _mm256_shuffle_epi8(d, dup));
+        if (Vrow) { /* V[r0][t+1] + extend - b_t */
             const __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(Vrow + t + 1));
             _mm256_storeu_si256((__m256i *)(void *)(vin + t),
-                                _mm256_shuffle_epi8(_mm256_sub_epi32(v1, h0), dup));
+                                _mm256_shuffle_epi8(_mm256_add_epi32(_mm256_sub_epi32(v1, h1), ve), dup));
         }
     }
     for (int32_t t = Vrow ? m : 0; t < T; t++) vin[t] = r16_pair(low);
@@ -208,6 +208,7 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
     const int64_t need = 8 + 5 * (steps + 8) + 2 * (ints16 + 8) + 2 * (row + 8) +
                          ((int64_t)n + 2 + 8) + ((int64_t)T * R16_W / 2 + 8) +
                          ((R16_W + 1) * R16_W / 2 + 8) + (((int64_t)m + 2 * R16_W + 1) / 2 + 8) +
+                         ((int64_t)T * R16_W / 2 + 8) +
                          (((int64_t)n + R16_W) / 4 + 1 + 8);
     if (!sw_simd_grow((void **)&sc->tb, &sc->tb_cap, strips * T * 8, 1) ||
         !sw_simd_grow((void **)&sc->ints, &sc->ints_cap, need, sizeof(int32_t)) ||
@@ -217,8 +218,8 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
 
     int32_t *at = (int32_t *)(((uintptr_t)sc->ints + 31) & ~(uintptr_t)31);
     int32_t *A = r16_take(&at, steps), *E = r16_take(&at, steps), *S = r16_take(&at, steps);
-    int32_t *hin = (int32_t *)r16_take(&at, steps) + 4; /* 4 read before index 0 */
-    int32_t *vin = (int32_t *)r16_take(&at, steps) + 4;
+    int32_t *D = r16_take(&at, steps);
+    int32_t *vin = (int32_t *)r16_take(&at, steps) + 4; /* 3 read before index 0 */
     int16_t *outH = (int16_t *)r16_take(&at, ints16) + 8;
     int16_t *outV = (int16_t *)r16_take(&at, ints16) + 8;
     int32_t *Hrow = (int32_t *)r16_take(&at, row) + 1, *Vrow = (int32_t *)r16_take(&at, row) + 1;
@@ -226,12 +227,21 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
     int16_t *full = r16_take(&at, (int64_t)T * R16_W / 2);
     int16_t *ebuf = r16_take(&at, (R16_W + 1) * R16_W / 2);
     int16_t *altrev = (int16_t *)r16_take(&at, ((int64_t)m + 2 * R16_W + 1) / 2) + R16_W;
+    int16_t *alt16 = r16_take(&at, (int64_t)T * R16_W / 2);
     uint8_t *refpad = r16_take(&at, ((int64_t)n + R16_W) / 4 + 1);
 
     /* altrev[x] = alt[m-1-x]; the 15 words on each side are read only by lanes outside the
      * matrix */
     for (int32_t x = -R16_W; x < m + R16_W; x++)
         altrev[x] = x >= 0 && x < m ? alt[m - 1 - x] : 0;
+    /* step t: lane k < 8 compares with alt[t - k], lane k >= 8 (one step behind) with
+     * alt[t - k - 1] */
+    for (int32_t t = 0; t < T; t++) {
+        const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)(altrev + (m - 1 - t)));
+        const __m128i hi = _mm_loadu_si128((const __m128i *)(const void *)(altrev + (m - t + 8)));
+        _mm256_storeu_si256((__m256i *)(void *)(alt16 + (int64_t)t * R16_W),
+                            _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1));
+    }
     memcpy(refpad, ref, (size_t)n);
     memset(refpad + n, 0, R16_W);
 
@@ -244,9 +254,10 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
     const int32_t *base = Hrow + 1;
     Hrow[0] = 0;
     for (int32_t j = 1; j <= m; j++) Hrow[j] = sw_simd_border(p, j);
-    r16_prepare(p, m, T, Hrow, NULL, low, A, E, S, hin, vin);
+    r16_prepare(p, m, T, Hrow, NULL, low, A, E, S, D, vin);
 
-    r16_strip st = { A, E, S, hin, vin, outH, outV, full, ebuf, NULL, altrev, m, T };
+    r16_strip st = { A, E, S, D, vin, outH, outV, full, ebuf, NULL, alt16, m, T,
+                     r16_i16(p->gap_open) };
     for (int32_t r0 = 0; r0 < n; r0 += R16_W) {
         const int32_t ko = n - 1 - r0 < R16_W - 1 ? n - 1 - r0 : R16_W - 1;
         const __m256i refw =
@@ -279,7 +290,7 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
             Vrow[c] = outV[T - 1 - (c + 15)] + b;
         }
         Hrow[0] = sw_simd_border(p, (int64_t)r0 + R16_W);
-        if (r0 + R16_W < n) r16_prepare(p, m, T, Hrow, Vrow, low, A, E, S, hin, vin);
+        if (r0 + R16_W < n) r16_prepare(p, m, T, Hrow, Vrow, low, A, E, S, D, vin);
     }
     dpa_sw_finish(sc->tb, DPA_SW_TB_PLANES16X, n, m, Hrow, lastcol, p, sc->elems, cigar,
                   cigar_len, alignment_offset);
