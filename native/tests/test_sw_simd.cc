@@ -20,6 +20,7 @@
 
 extern "C" {
 #include "cpu/sw/sw.h"
+#include "cpu/sw/sw_rel16.h"
 }
 
 using namespace dpa_test;
@@ -340,6 +341,37 @@ TEST_P(SwSimd, MatrixMinCutoff)
     EXPECT_EQ(c.failures, 0) << "of " << c.pairs;
 }
 
+// The AVX2 16-bit fill at its bound (sw_rel16.h): parameters whose range is exactly 32767 run
+// in int16 lanes, one more and the pair goes to the int32 fill; both must equal the scalar
+// reference, on random pairs and on identical long ones (absolute scores up to 783 * 700, far
+// beyond int16).
+TEST_P(SwSimd, Rel16BothSidesOfTheBound)
+{
+    SEED_TRACE();
+    Checker c(GetParam().fn);
+    const Params at = { 783, -100, -100, -32 }, above = { 783, -100, -100, -33 };
+    dpa_sw_params sa = make_params(at, DPA_SW_OVERHANG_INDEL);
+    dpa_sw_params sb = make_params(above, DPA_SW_OVERHANG_INDEL);
+    ASSERT_EQ(dpa_sw_rel16_range(&sa), 32767);
+    ASSERT_EQ(dpa_sw_rel16_range(&sb), 32770);
+    ASSERT_TRUE(dpa_sw_rel16_fits(&sa, 700, 700));
+    ASSERT_FALSE(dpa_sw_rel16_fits(&sb, 700, 700));
+    for (const Params &p : { at, above })
+        for (int ov = 0; ov < 4; ov++) {
+            for (int k = 0; k < 40; k++) {
+                std::string ref = repetitive(rng, 1 + (int)(rng() % 400));
+                std::string alt = (k & 1) ? mutate(rng, ref, (int)(rng() % 10), (int)(rng() % 4), 40)
+                                          : random_bases(rng, 1 + (int)(rng() % 400), "AC");
+                c.check(ref, alt, p, ov, "rel16 bound");
+            }
+            std::string big = random_bases(rng, 700);
+            c.check(big, big, p, ov, "rel16 bound, identical 700");
+            c.check(big, big.substr(0, 350) + big.substr(420), p, ov, "rel16 bound, 70 bp deletion");
+            c.check(big.substr(0, 350) + big.substr(420), big, p, ov, "rel16 bound, 70 bp insertion");
+        }
+    EXPECT_EQ(c.failures, 0) << "of " << c.pairs;
+}
+
 // The batch entry of each ISA against the scalar batch entry (slots, lengths, exact count).
 TEST_P(SwSimd, BatchEntryMatchesScalar)
 {
@@ -402,6 +434,100 @@ TEST_P(SwSimd, BatchEntryMatchesScalar)
 
 INSTANTIATE_TEST_SUITE_P(Isa, SwSimd, ::testing::ValuesIn(ISAS),
                          [](const ::testing::TestParamInfo<Isa> &i) { return std::string(i.param.name); });
+
+// Which pairs the AVX2 16-bit fill takes: every GATK parameter set at every length and
+// strategy; never a pair that could reach MATRIX_MIN_CUTOFF (so the floor never has to be
+// applied in 16 bits), nor positive gap values, nor extend < open.
+TEST(SwRel16, ChoosesEveryGatkSetAndNothingOutsideTheProof)
+{
+    for (const Params &p : GATK_SETS)
+        for (int ov = 0; ov < 4; ov++)
+            for (int32_t n : { 1, 16, 1000, 16384, 65536 }) {
+                dpa_sw_params sp = make_params(p, ov);
+                EXPECT_TRUE(dpa_sw_rel16_fits(&sp, n, 16384)) << p.match << " " << ov << " " << n;
+            }
+    const Params outside[] = { { 1, -2, 1, -1 },           // positive open
+                               { 5, -5, -5, 5 },           // positive extend
+                               { 3, -1, -3, -4 },          // extend < open
+                               { 1000, -100, -100, -10 },  // range above 32767
+                               { 1, -20000000, -20000000, -20000000 } }; // cutoff reachable
+    for (const Params &p : outside)
+        for (int ov = 0; ov < 4; ov++) {
+            dpa_sw_params sp = make_params(p, ov);
+            EXPECT_FALSE(dpa_sw_rel16_fits(&sp, 12, 12)) << p.match << " " << p.extend;
+        }
+    dpa_sw_params sp = make_params(READ_TO_HAP, DPA_SW_OVERHANG_SOFTCLIP);
+    EXPECT_EQ(dpa_sw_rel16_step_bound(&sp), 40);
+    sp = make_params(NEW_SW, DPA_SW_OVERHANG_INDEL);
+    EXPECT_EQ(dpa_sw_rel16_step_bound(&sp), 460);
+}
+
+// The lemma the 16-bit fill rests on (sw_rel16.h), checked on GATK's own recurrence computed
+// here in 64 bits over whole matrices: with open <= extend <= 0 and no cutoff, neighbouring
+// cells (borders included) differ by open .. max(0, max(match, mismatch) - open), and the gap
+// values satisfy H[i][j-1] + open <= h <= H[i][j], H[i-1][j] + open <= V <= H[i][j].
+TEST(SwRel16, NeighbourDifferencesWithinTheBound)
+{
+    const uint64_t seed = test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    int64_t checked = 0, at_low = 0, at_high = 0;
+    for (int k = 0; k < 400; k++) {
+        const int32_t open = -(int32_t)(rng() % 300), ext = open + (int32_t)(rng() % (uint64_t)(1 - open));
+        const int32_t match = (int32_t)(rng() % 400) - 50, mis = (int32_t)(rng() % 400) - 300;
+        const int ov = (int)(rng() % 4);
+        const bool gapped_border = ov == DPA_SW_OVERHANG_INDEL || ov == DPA_SW_OVERHANG_LEADING_INDEL;
+        const int n = 1 + (int)(rng() % 60), m = 1 + (int)(rng() % 60);
+        const char *alpha = (rng() & 1) ? "ACGT" : "AC";
+        std::string ref = random_bases(rng, n, alpha);
+        std::string alt = (rng() % 3) ? mutate(rng, ref, 3, 2, 6) : random_bases(rng, m, alpha);
+        const int M = (int)alt.size();
+        if (M == 0) continue;
+        std::vector<std::vector<int64_t>> H(n + 1, std::vector<int64_t>(M + 1)), h = H, V = H;
+        auto border = [&](int64_t x) { return gapped_border ? open + (x - 1) * ext : 0; };
+        for (int j = 1; j <= M; j++) H[0][j] = border(j);
+        for (int i = 1; i <= n; i++) H[i][0] = border(i);
+        const int64_t low = INT32_MIN / 2;
+        std::vector<int64_t> bgv(M + 1, low);
+        for (int i = 1; i <= n; i++) {
+            int64_t bh = low;
+            for (int j = 1; j <= M; j++) {
+                const int64_t diag = H[i - 1][j - 1] + (ref[i - 1] == alt[j - 1] ? match : mis);
+                bgv[j] = std::max(bgv[j] + ext, H[i - 1][j] + open);
+                bh = std::max(bh + ext, H[i][j - 1] + open);
+                H[i][j] = std::max(diag, std::max(bh, bgv[j])); // no cutoff at these sizes
+                h[i][j] = bh;
+                V[i][j] = bgv[j];
+            }
+        }
+        const int64_t lo = open, hi = std::max<int64_t>(0, std::max(match, mis) - (int64_t)open);
+        for (int i = 0; i <= n; i++)
+            for (int j = 0; j <= M; j++) {
+                if (j > 0 && i + j > 1) { // every horizontal neighbour pair but the corner's
+                    const int64_t d = H[i][j] - H[i][j - 1];
+                    ASSERT_GE(d, std::min<int64_t>(lo, 0)) << i << "," << j;
+                    ASSERT_LE(d, hi) << i << "," << j;
+                    at_low += d == lo;
+                    at_high += d == hi;
+                }
+                if (i > 0 && i + j > 1) {
+                    const int64_t d = H[i][j] - H[i - 1][j];
+                    ASSERT_GE(d, std::min<int64_t>(lo, 0)) << i << "," << j;
+                    ASSERT_LE(d, hi) << i << "," << j;
+                }
+                if (i > 0 && j > 0) {
+                    ASSERT_GE(h[i][j], H[i][j - 1] + open);
+                    ASSERT_LE(h[i][j], H[i][j]);
+                    ASSERT_GE(V[i][j], H[i - 1][j] + open);
+                    ASSERT_LE(V[i][j], H[i][j]);
+                    checked++;
+                }
+            }
+    }
+    EXPECT_GT(checked, 100000);
+    EXPECT_GT(at_low, 0) << "the lower bound is never reached: the test is too weak";
+    EXPECT_GT(at_high, 0) << "the upper bound is never reached: the test is too weak";
+}
 
 // ---- benchmark (disabled by default) ----------------------------------------------------
 // GATK shapes, 1 thread: haplotype to reference (300-1000 bp, NEW_SW, INDEL: no shortcut) and
