@@ -95,10 +95,11 @@ typedef struct r16_strip {
         const __m256i he = _mm256_add_epi16(hh, Et);                                         \
         const __m256i ho = _mm256_cmpgt_epi16(hg, he);                                       \
         hh = _mm256_max_epi16(hg, he);                                                       \
-        const __m256i gm = _mm256_max_epi16(hh, V);                                          \
-        const __m256i nd = _mm256_cmpgt_epi16(gm, diag);                                     \
+        /* H = max(diag, h, V), V last: it is the value that arrives last. Not diagonal  \
+         * (max(h, V) > diag) is H > diag. */                                               \
+        __m256i Hn = _mm256_max_epi16(_mm256_max_epi16(diag, hh), V);                        \
+        const __m256i nd = _mm256_cmpgt_epi16(Hn, diag);                                     \
         const __m256i dn = _mm256_cmpgt_epi16(V, hh);                                        \
-        __m256i Hn = _mm256_max_epi16(diag, gm);                                             \
         const uint32_t w0_ = (uint32_t)_mm256_movemask_epi8(_mm256_packs_epi16(nd, dn));     \
         const uint32_t w1_ = (uint32_t)_mm256_movemask_epi8(_mm256_packs_epi16(ho, vo));     \
         memcpy(s->tbs + (int64_t)t * 8, &w0_, 4);                                            \
