@@ -60,7 +60,7 @@ typedef struct r16_strip {
     int16_t *full;            /* partial last strip: every step's H vector */
     int16_t *ebuf;            /* the H vectors of steps m-1 .. T-1 (some lane at column m) */
     uint8_t *tbs;             /* this strip's traceback */
-    const int16_t *alt16;     /* per step: the 16 lanes' alternate bases (R16_LAG included) */
+    const uint8_t *alt8;      /* per step: the 16 lanes' alternate bases (R16_LAG included) */
     int32_t m, T;
     int16_t open;
 } r16_strip;
@@ -87,7 +87,8 @@ typedef struct r16_strip {
         hgp = hg;                                                                            \
         Wp = W;                                                                              \
         const __m256i eq = _mm256_cmpeq_epi16(                                               \
-            refw, _mm256_loadu_si256((const __m256i *)(const void *)(s->alt16 + (int64_t)t * R16_W))); \
+            refw, _mm256_cvtepu8_epi16(_mm_loadu_si128(                                     \
+                      (const __m128i *)(const void *)(s->alt8 + (int64_t)t * R16_W))));      \
         const __m256i diag = _mm256_add_epi16(vgp, _mm256_add_epi16(St, _mm256_and_si256(eq, vdiff))); \
         vgp = vg;                                                                            \
         const __m256i vo = _mm256_cmpgt_epi16(vg, ve);                                       \
@@ -209,7 +210,7 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
     const int64_t need = 8 + 5 * (steps + 8) + 2 * (ints16 + 8) + 2 * (row + 8) +
                          ((int64_t)n + 2 + 8) + ((int64_t)T * R16_W / 2 + 8) +
                          ((R16_W + 1) * R16_W / 2 + 8) + (((int64_t)m + 2 * R16_W + 1) / 2 + 8) +
-                         ((int64_t)T * R16_W / 2 + 8) +
+                         ((int64_t)T * R16_W / 4 + 8) +
                          (((int64_t)n + R16_W) / 4 + 1 + 8);
     if (!sw_simd_grow((void **)&sc->tb, &sc->tb_cap, strips * T * 8, 1) ||
         !sw_simd_grow((void **)&sc->ints, &sc->ints_cap, need, sizeof(int32_t)) ||
@@ -228,7 +229,7 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
     int16_t *full = r16_take(&at, (int64_t)T * R16_W / 2);
     int16_t *ebuf = r16_take(&at, (R16_W + 1) * R16_W / 2);
     int16_t *altrev = (int16_t *)r16_take(&at, ((int64_t)m + 2 * R16_W + 1) / 2) + R16_W;
-    int16_t *alt16 = r16_take(&at, (int64_t)T * R16_W / 2);
+    uint8_t *alt8 = r16_take(&at, (int64_t)T * R16_W / 4);
     uint8_t *refpad = r16_take(&at, ((int64_t)n + R16_W) / 4 + 1);
 
     /* altrev[x] = alt[m-1-x]; the 15 words on each side are read only by lanes outside the
@@ -236,12 +237,12 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
     for (int32_t x = -R16_W; x < m + R16_W; x++)
         altrev[x] = x >= 0 && x < m ? alt[m - 1 - x] : 0;
     /* step t: lane k < 8 compares with alt[t - k], lane k >= 8 (one step behind) with
-     * alt[t - k - 1] */
+     * alt[t - k - 1]; bytes (vpmovzxbw in the step costs one shuffle, 16 bytes a step less to
+     * stream than words) */
     for (int32_t t = 0; t < T; t++) {
         const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)(altrev + (m - 1 - t)));
         const __m128i hi = _mm_loadu_si128((const __m128i *)(const void *)(altrev + (m - t + 8)));
-        _mm256_storeu_si256((__m256i *)(void *)(alt16 + (int64_t)t * R16_W),
-                            _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1));
+        _mm_storeu_si128((__m128i *)(void *)(alt8 + (int64_t)t * R16_W), _mm_packus_epi16(lo, hi));
     }
     memcpy(refpad, ref, (size_t)n);
     memset(refpad + n, 0, R16_W);
@@ -257,7 +258,7 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
     for (int32_t j = 1; j <= m; j++) Hrow[j] = sw_simd_border(p, j);
     r16_prepare(p, m, T, Hrow, NULL, low, A, E, S, D, vin);
 
-    r16_strip st = { A, E, S, D, vin, outH, outV, full, ebuf, NULL, alt16, m, T,
+    r16_strip st = { A, E, S, D, vin, outH, outV, full, ebuf, NULL, alt8, m, T,
                      r16_i16(p->gap_open) };
     for (int32_t r0 = 0; r0 < n; r0 += R16_W) {
         const int32_t ko = n - 1 - r0 < R16_W - 1 ? n - 1 - r0 : R16_W - 1;
