@@ -7,14 +7,16 @@
  * by a bounded amount (sw_rel16.h), so the relative values fit int16 however large the
  * absolute scores grow (a 1000 bp haplotype with match 200 reaches 200,000).
  *
- * Moving the base costs no vector instruction: the per-step differences d_t = b_t - b_{t-1}
- * are folded into three per-step constants, broadcast straight from memory (a load, no ALU):
- *   A_t = open - d_t, E_t = extend - d_t, S_t = mismatch - d_t - d_{t-1}
- * (H left / h / V of the previous step are in base b_{t-1}, H diagonal in b_{t-2}), and into
- * lane 0's inputs from the top row (hin_t = d_t, vin_t = V[r0][t+1] - b_{t-1}). Between strips
- * a scalar pass turns the strip's last row back into absolute int32 (Hrow, Vrow) and prepares
- * the next strip's per-step arrays. docs/sw-simd.md, "16-bit lanes", has the design and the
- * numbers. Compiled with -mavx2 (native/CMakeLists.txt).
+ * Moving the base costs no vector instruction in the step: the per-step differences
+ * d_t = b_t - b_{t-1} are folded into per-step constants broadcast straight from memory (a
+ * load, no ALU): A_t = open - d_t, E_t = extend - d_t, S_t = mismatch - open - d_t, D_t = d_t
+ * (R16_STEP says where each goes), and lane 0's V input from the top row, vin_t =
+ * V[r0][t+1] + extend - b_t. Between strips nothing goes back to absolute scores: the next
+ * strip's d and vin are differences of this strip's last-row outputs (all in int16, r16_next),
+ * and only the last strip's bases are summed up to give the bottom row. All per-step arrays
+ * are stored in reverse step order (index x = T - 1 - t), the order the last row comes out in.
+ * docs/sw-simd.md, "AVX2: 16-bit lanes", has the design and the numbers. Compiled with -mavx2
+ * (native/CMakeLists.txt).
  *
  * Traceback: the four compare masks per step, packed two by two with vpacksswb and stored as
  * vpmovmskb bit planes (layout DPA_SW_TB_PLANES16X, sw.h): 8 bytes per 16 cells.
@@ -54,8 +56,8 @@ static inline __m256i r16_shift_in(__m256i v, __m256i old, __m128i x)
 }
 
 typedef struct r16_strip {
-    const int32_t *A, *E, *S, *D; /* per step, as r16_pair */
-    const int32_t *vin;       /* lane 0's V + extend from the top row, per step, as r16_pair */
+    const int32_t *A, *E, *S, *D; /* per step, as r16_pair, at index T - 1 - t */
+    const int16_t *vin;       /* lane 0's V + extend - b_t from the top row, at T - 1 - t */
     int16_t *outH, *outV;     /* lane 15's H and V at step t, at index T - 1 - t */
     int16_t *full;            /* partial last strip: every step's H vector */
     int16_t *ebuf;            /* the H vectors of steps m-1 .. T-1 (some lane at column m) */
@@ -76,14 +78,15 @@ typedef struct r16_strip {
  * every H vector). */
 #define R16_STEP(PRO, EPI, PART)                                                             \
     do {                                                                                     \
-        const __m256i At = _mm256_set1_epi32(s->A[t]), Et = _mm256_set1_epi32(s->E[t]);      \
-        const __m256i St = _mm256_set1_epi32(s->S[t]), Dt = _mm256_set1_epi32(s->D[t]);      \
+        const int32_t x_ = T - 1 - t;                                                        \
+        const __m256i At = _mm256_set1_epi32(s->A[x_]), Et = _mm256_set1_epi32(s->E[x_]);    \
+        const __m256i St = _mm256_set1_epi32(s->S[x_]), Dt = _mm256_set1_epi32(s->D[x_]);    \
         const __m256i hg = _mm256_add_epi16(Hl, At);                                         \
         const __m256i W = _mm256_add_epi16(V, Et);                                           \
         const __m256i vg = r16_shift_in(hg, _mm256_sub_epi16(hgp, Dt), vopen);               \
         const __m256i ve = r16_shift_in(                                                     \
             W, _mm256_sub_epi16(Wp, Dt),                                                     \
-            _mm_loadu_si128((const __m128i *)(const void *)(s->vin + t - 3)));               \
+            _mm_loadu_si128((const __m128i *)(const void *)(s->vin + x_ - 7)));              \
         hgp = hg;                                                                            \
         Wp = W;                                                                              \
         const __m256i eq = _mm256_cmpeq_epi16(                                               \
@@ -155,36 +158,53 @@ static void r16_strip_part(const r16_strip *s, __m256i refw, __m256i Hinit, __m2
     r16_fill_strip(1, s, refw, Hinit, vlow, vdiff);
 }
 
-/* The per-step arrays of a strip whose top row is Hrow[0..m] / Vrow[1..m] (absolute; Vrow is
- * NULL for row 0, where V is GATK's minus infinity). Hrow[-1] = Hrow[0] (so d_{-1} = 0) and
- * Hrow[m+1 ..] = Hrow[m] make b_t = Hrow[t + 1] for every t in -1 .. T-1. Eight steps per
- * iteration in int32 lanes; vpshufb copies each low word into the high one (r16_pair). */
-static void r16_prepare(const dpa_sw_params *p, int32_t m, int32_t T, int32_t *Hrow,
-                        const int32_t *Vrow, int16_t low, int32_t *A, int32_t *E, int32_t *S,
-                        int32_t *D, int32_t *vin)
+/* The fill's constants from d (int16, at index x = T - 1 - t, blocks of 16 with room past T):
+ * r16_pair of open - d, extend - d, mismatch - open - d and d. vpermq + vpunpck{l,h}wd
+ * doubles each word in order. */
+static void r16_pairs(const dpa_sw_params *p, int32_t T, const int16_t *d16, int32_t *A,
+                      int32_t *E, int32_t *S, int32_t *D)
 {
-    Hrow[-1] = Hrow[0];
-    for (int32_t c = m + 1; c <= m + R16_W + 8; c++) Hrow[c] = Hrow[m];
-    for (int32_t t = -4; t < 0; t++) vin[t] = 0; /* loaded with vin[0], never used */
-    const __m256i dup = _mm256_setr_epi8(0, 1, 0, 1, 4, 5, 4, 5, 8, 9, 8, 9, 12, 13, 12, 13, 0, 1,
-                                         0, 1, 4, 5, 4, 5, 8, 9, 8, 9, 12, 13, 12, 13);
-    const __m256i vo = _mm256_set1_epi32(p->gap_open), ve = _mm256_set1_epi32(p->gap_extend);
-    const __m256i vs = _mm256_set1_epi32(p->mismatch - p->gap_open);
-    for (int32_t t = 0; t < T; t += 8) {
-        const __m256i h1 = _mm256_loadu_si256((const __m256i *)(const void *)(Hrow + t + 1));
-        const __m256i h0 = _mm256_loadu_si256((const __m256i *)(const void *)(Hrow + t));
-        const __m256i d = _mm256_sub_epi32(h1, h0);
-        _mm256_storeu_si256((__m256i *)(void *)(A + t), _mm256_shuffle_epi8(_mm256_sub_epi32(vo, d), dup));
-        _mm256_storeu_si256((__m256i *)(void *)(E + t), _mm256_shuffle_epi8(_mm256_sub_epi32(ve, d), dup));
-        _mm256_storeu_si256((__m256i *)(void *)(S + t), _mm256_shuffle_epi8(_mm256_sub_epi32(vs, d), dup));
-        _mm256_storeu_si256((__m256i *)(void *)(D + t), _mm256_shuffle_epi8(d, dup));
-        if (Vrow) { /* V[r0][t+1] + extend - b_t */
-            const __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(Vrow + t + 1));
-            _mm256_storeu_si256((__m256i *)(void *)(vin + t),
-                                _mm256_shuffle_epi8(_mm256_add_epi32(_mm256_sub_epi32(v1, h1), ve), dup));
+    const __m256i vo = _mm256_set1_epi16(r16_i16(p->gap_open));
+    const __m256i ve = _mm256_set1_epi16(r16_i16(p->gap_extend));
+    const __m256i vs = _mm256_set1_epi16(r16_i16(p->mismatch - p->gap_open));
+    for (int32_t x = 0; x < T; x += R16_W) {
+        const __m256i d = _mm256_permute4x64_epi64(
+            _mm256_loadu_si256((const __m256i *)(const void *)(d16 + x)), 0xD8);
+        const __m256i v[4] = { _mm256_sub_epi16(vo, d), _mm256_sub_epi16(ve, d),
+                               _mm256_sub_epi16(vs, d), d };
+        int32_t *const out[4] = { A, E, S, D };
+        for (int q = 0; q < 4; q++) {
+            _mm256_storeu_si256((__m256i *)(void *)(out[q] + x), _mm256_unpacklo_epi16(v[q], v[q]));
+            _mm256_storeu_si256((__m256i *)(void *)(out[q] + x + 8), _mm256_unpackhi_epi16(v[q], v[q]));
         }
     }
-    for (int32_t t = Vrow ? m : 0; t < T; t++) vin[t] = r16_pair(low);
+}
+
+/* The next strip's d and vin from this strip's last row, in int16. With o(c) = outH[m - c]
+ * and oV(c) = outV[m - c] (lane 15 at column c, relative to b_{c+15}) and the next strip's
+ * bases b'_t = H[r0+16][min(t+1, m)] = o(t+1) + b_{t+16}:
+ *   d'_t = o(t+1) - o(t) + d_{t+16} (1 <= t < m), 0 (t >= m), and d'_0 from absolute values;
+ *   vin'_t = oV(t+1) - o(t+1) + extend (t < m), LOW16 (t >= m).
+ * At x = T - 1 - t = m + 15 - t these are elementwise over x (outH[x - 16], Dr[x - 16], ...).
+ * The true values are within +-32767 (sw_rel16.h), so int16 wrap-around in between is exact. */
+static void r16_next(const dpa_sw_params *p, int32_t T, const int16_t *outH,
+                     const int16_t *outV, const int16_t *d16, int16_t *d16n, int16_t *vin,
+                     int16_t low, int32_t d0)
+{
+    const __m256i ve = _mm256_set1_epi16(r16_i16(p->gap_extend));
+    for (int32_t x = R16_W; x < T; x += R16_W) {
+        const __m256i o1 = _mm256_loadu_si256((const __m256i *)(const void *)(outH + x - 16));
+        const __m256i o0 = _mm256_loadu_si256((const __m256i *)(const void *)(outH + x - 15));
+        const __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(outV + x - 16));
+        const __m256i dd = _mm256_loadu_si256((const __m256i *)(const void *)(d16 + x - 16));
+        _mm256_storeu_si256((__m256i *)(void *)(d16n + x),
+                            _mm256_add_epi16(_mm256_sub_epi16(o1, o0), dd));
+        _mm256_storeu_si256((__m256i *)(void *)(vin + x),
+                            _mm256_add_epi16(_mm256_sub_epi16(v1, o1), ve));
+    }
+    _mm256_storeu_si256((__m256i *)(void *)d16n, _mm256_setzero_si256());
+    _mm256_storeu_si256((__m256i *)(void *)vin, _mm256_set1_epi16(low));
+    d16n[T - 1] = r16_i16(d0);
 }
 
 /* Bump allocation of 32-byte-aligned pieces from the scratch ints. */
@@ -193,6 +213,12 @@ static inline void *r16_take(int32_t **at, int64_t ints)
     void *q = *at;
     *at += (ints + 7) & ~(int64_t)7;
     return q;
+}
+
+/* H[k][0] = H[0][k] with H[0][0] = 0. */
+static inline int32_t r16_border(const dpa_sw_params *p, int64_t k)
+{
+    return k == 0 ? 0 : sw_simd_border(p, k);
 }
 
 dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t *alt, int32_t m,
@@ -204,13 +230,12 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
 
     const int32_t T = m + R16_W; /* lane 15 is at column m at step m + 15 */
     const int64_t strips = ((int64_t)n + R16_W - 1) / R16_W;
-    const int64_t steps = (int64_t)T + 16;        /* per-step int32 arrays, vector overrun */
-    const int64_t ints16 = ((int64_t)T + 16) / 2; /* an int16 array of T + 16, in ints */
-    const int64_t row = (int64_t)m + R16_W + 16;  /* Hrow / Vrow: -1 .. m + 24 */
-    const int64_t need = 8 + 5 * (steps + 8) + 2 * (ints16 + 8) + 2 * (row + 8) +
-                         ((int64_t)n + 2 + 8) + ((int64_t)T * R16_W / 2 + 8) +
-                         ((R16_W + 1) * R16_W / 2 + 8) + (((int64_t)m + 2 * R16_W + 1) / 2 + 8) +
-                         ((int64_t)T * R16_W / 4 + 8) +
+    const int64_t steps = (int64_t)T + 2 * R16_W;       /* per-step int32 arrays, blocks */
+    const int64_t words = ((int64_t)T + 3 * R16_W) / 2; /* per-step int16 arrays + pad, ints */
+    const int64_t need = 8 + 4 * (steps + 8) + 5 * (words + 8) + (steps + 8) +
+                         ((int64_t)m + 1 + 8) + ((int64_t)n + 2 + 8) +
+                         ((int64_t)T * R16_W / 2 + 8) + ((R16_W + 1) * R16_W / 2 + 8) +
+                         (((int64_t)m + 2 * R16_W + 1) / 2 + 8) + ((int64_t)T * R16_W / 4 + 8) +
                          (((int64_t)n + R16_W) / 4 + 1 + 8);
     if (!sw_simd_grow((void **)&sc->tb, &sc->tb_cap, strips * T * 8, 1) ||
         !sw_simd_grow((void **)&sc->ints, &sc->ints_cap, need, sizeof(int32_t)) ||
@@ -221,10 +246,14 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
     int32_t *at = (int32_t *)(((uintptr_t)sc->ints + 31) & ~(uintptr_t)31);
     int32_t *A = r16_take(&at, steps), *E = r16_take(&at, steps), *S = r16_take(&at, steps);
     int32_t *D = r16_take(&at, steps);
-    int32_t *vin = (int32_t *)r16_take(&at, steps) + 4; /* 3 read before index 0 */
-    int16_t *outH = (int16_t *)r16_take(&at, ints16) + 8;
-    int16_t *outV = (int16_t *)r16_take(&at, ints16) + 8;
-    int32_t *Hrow = (int32_t *)r16_take(&at, row) + 1, *Vrow = (int32_t *)r16_take(&at, row) + 1;
+    /* int16 arrays indexed by x = T - 1 - t, 16 words of room on each side */
+    int16_t *d16 = (int16_t *)r16_take(&at, words) + R16_W;
+    int16_t *d16n = (int16_t *)r16_take(&at, words) + R16_W;
+    int16_t *vin = (int16_t *)r16_take(&at, words) + R16_W;
+    int16_t *outH = (int16_t *)r16_take(&at, words) + R16_W;
+    int16_t *outV = (int16_t *)r16_take(&at, words) + R16_W;
+    int32_t *base = r16_take(&at, steps); /* the last strip's absolute b_t */
+    int32_t *bottom = r16_take(&at, (int64_t)m + 1);
     int32_t *lastcol = r16_take(&at, (int64_t)n + 2);
     int16_t *full = r16_take(&at, (int64_t)T * R16_W / 2);
     int16_t *ebuf = r16_take(&at, (R16_W + 1) * R16_W / 2);
@@ -252,22 +281,25 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
     const __m256i vlow = _mm256_set1_epi16(low);
     const __m256i vdiff = _mm256_set1_epi16(r16_i16(p->match - p->mismatch));
 
-    /* b_t = base[t] = Hrow[t + 1] (r16_prepare pads Hrow on both sides) */
-    const int32_t *base = Hrow + 1;
-    Hrow[0] = 0;
-    for (int32_t j = 1; j <= m; j++) Hrow[j] = sw_simd_border(p, j);
-    r16_prepare(p, m, T, Hrow, NULL, low, A, E, S, D, vin);
+    /* the first strip's top row is the border row; V there is minus infinity */
+    for (int32_t x = -R16_W; x < T + R16_W; x++) {
+        const int32_t t = T - 1 - x;
+        d16[x] = t >= 0 && t < m ? r16_i16(r16_border(p, t + 1) - r16_border(p, t)) : 0;
+        vin[x] = low;
+    }
+    r16_pairs(p, T, d16, A, E, S, D);
+    int32_t hm = r16_border(p, m); /* H[r0][m], the strip's base from step m - 1 on */
 
     r16_strip st = { A, E, S, D, vin, outH, outV, full, ebuf, NULL, alt8, m, T,
                      r16_i16(p->gap_open) };
     for (int32_t r0 = 0; r0 < n; r0 += R16_W) {
         const int32_t ko = n - 1 - r0 < R16_W - 1 ? n - 1 - r0 : R16_W - 1;
+        const int32_t b_1 = r16_border(p, r0); /* b_{-1} = H[r0][0] */
         const __m256i refw =
             _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(refpad + r0)));
         int16_t init[R16_W];
         for (int k = 0; k < R16_W; k++)
-            init[k] = r0 + k + 1 <= n ? r16_i16(sw_simd_border(p, (int64_t)r0 + k + 1) - base[-1])
-                                      : 0;
+            init[k] = r0 + k + 1 <= n ? r16_i16(r16_border(p, (int64_t)r0 + k + 1) - b_1) : 0;
         const __m256i Hinit = _mm256_loadu_si256((const __m256i *)(const void *)init);
         st.tbs = sc->tb + (int64_t)(r0 / R16_W) * T * 8;
         if (ko < R16_W - 1)
@@ -275,26 +307,30 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
         else
             r16_strip_full(&st, refw, Hinit, vlow, vdiff);
 
-        for (int32_t k = 0; k <= ko; k++) /* column m of rows r0+1 .. r0+ko+1 */
-            lastcol[r0 + k + 1] = ebuf[(k + R16_LAG(k)) * R16_W + k] + base[m - 1 + k + R16_LAG(k)];
-        /* The strip's last row, absolute, in place: Hrow[c] is read (as b_{c+lag-1} or b_{c+15})
-         * only by the iterations c' <= c. */
-        if (ko < R16_W - 1) { /* the last strip: row n is lane ko */
+        /* column m of rows r0+1 .. r0+ko+1: base hm (every lane reaches m at step >= m-1) */
+        for (int32_t k = 0; k <= ko; k++)
+            lastcol[r0 + k + 1] = ebuf[(k + R16_LAG(k)) * R16_W + k] + hm;
+        if (r0 + R16_W >= n) { /* the last strip: bottom row = lane ko, absolute */
+            base[0] = b_1 + d16[T - 1];
+            for (int32_t t = 1; t < T; t++) base[t] = base[t - 1] + d16[T - 1 - t];
             const int32_t lag = ko + R16_LAG(ko); /* lane ko is at column c at step c-1+lag */
             for (int32_t c = 1; c <= m; c++)
-                Hrow[c] = full[(int64_t)(c - 1 + lag) * R16_W + ko] + base[c - 1 + lag];
+                bottom[c] = (ko < R16_W - 1 ? full[(int64_t)(c - 1 + lag) * R16_W + ko]
+                                            : outH[m - c]) + base[c - 1 + lag];
             break;
         }
-        /* row r0 + 16 (lane 15 was at column t - 15 at step t) */
-        for (int32_t c = 1; c <= m; c++) {
-            const int32_t b = base[c + 15];
-            Hrow[c] = outH[T - 1 - (c + 15)] + b;
-            Vrow[c] = outV[T - 1 - (c + 15)] + b;
-        }
-        Hrow[0] = sw_simd_border(p, (int64_t)r0 + R16_W);
-        if (r0 + R16_W < n) r16_prepare(p, m, T, Hrow, Vrow, low, A, E, S, D, vin);
+        /* b_16 (absolute) for the next strip's d'_0 = H[r0+16][1] - H[r0+16][0] */
+        int32_t b16 = b_1;
+        for (int32_t t = 0; t <= 16; t++) b16 += d16[T - 1 - t];
+        const int32_t d0 = outH[m - 1] + b16 - r16_border(p, (int64_t)r0 + R16_W);
+        r16_next(p, T, outH, outV, d16, d16n, vin, low, d0);
+        int16_t *tmp = d16;
+        d16 = d16n;
+        d16n = tmp;
+        r16_pairs(p, T, d16, A, E, S, D);
+        hm += outH[0]; /* H[r0+16][m] = o(m) + b_{m+15} */
     }
-    dpa_sw_finish(sc->tb, DPA_SW_TB_PLANES16X, n, m, Hrow, lastcol, p, sc->elems, cigar,
+    dpa_sw_finish(sc->tb, DPA_SW_TB_PLANES16X, n, m, bottom, lastcol, p, sc->elems, cigar,
                   cigar_len, alignment_offset);
     return DPA_OK;
 }
