@@ -47,8 +47,8 @@ static int grow(void **p, int64_t *cap, int64_t need, size_t elem)
 static int32_t last_index_of(const uint8_t *ref, int32_t ref_len, const uint8_t *alt,
                              int32_t alt_len)
 {
-    for (int32_t r = ref_len - alt_len; r >= 0; r--)
-        if (memcmp(ref + r, alt, (size_t)alt_len) == 0) return r;
+    for (int32_t r = ref_len - alt_len; r >= 0; r--) /* first byte inline: most r fail there */
+        if (ref[r] == alt[0] && memcmp(ref + r, alt, (size_t)alt_len) == 0) return r;
     return -1;
 }
 
