@@ -214,11 +214,11 @@ void dpa_sw_finish(const uint8_t *tb, int l, int32_t n, int32_t m, const int32_t
     } else {
         int32_t maxscore = INT32_MIN;
         p2 = m;
-        for (int32_t i = 1; i <= n; i++) { /* last column, >=: the lowest row wins ties */
-            if (lastcol[i] >= maxscore) {
-                p1 = i;
-                maxscore = lastcol[i];
-            }
+        /* last column, >=: the lowest row wins ties. As two passes (the maximum, then the
+         * last row holding it), which the compiler vectorises, instead of one pass whose
+         * every step waits for the previous compare. */
+        for (int32_t i = 1; i <= n; i++) maxscore = lastcol[i] > maxscore ? lastcol[i] : maxscore;
+        for (p1 = n; lastcol[p1] != maxscore; p1--) {
         }
         if (ov != DPA_SW_OVERHANG_LEADING_INDEL) { /* bottom row: strictly better, or equal */
             for (int32_t j = 1; j <= m; j++) {     /* and closer to the diagonal            */
