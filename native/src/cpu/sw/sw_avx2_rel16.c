@@ -261,10 +261,11 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
     uint8_t *alt8 = r16_take(&at, (int64_t)T * R16_W / 4);
     uint8_t *refpad = r16_take(&at, ((int64_t)n + R16_W) / 4 + 1);
 
-    /* altrev[x] = alt[m-1-x]; the 15 words on each side are read only by lanes outside the
+    /* altrev[x] = alt[m-1-x]; the 16 words on each side are read only by lanes outside the
      * matrix */
-    for (int32_t x = -R16_W; x < m + R16_W; x++)
-        altrev[x] = x >= 0 && x < m ? alt[m - 1 - x] : 0;
+    memset(altrev - R16_W, 0, R16_W * sizeof(int16_t));
+    memset(altrev + m, 0, R16_W * sizeof(int16_t));
+    for (int32_t x = 0; x < m; x++) altrev[x] = alt[m - 1 - x];
     /* step t: lane k < 8 compares with alt[t - k], lane k >= 8 (one step behind) with
      * alt[t - k - 1]; bytes (vpmovzxbw in the step costs one shuffle, 16 bytes a step less to
      * stream than words) */
@@ -290,6 +291,16 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
     r16_pairs(p, T, d16, A, E, S, D);
     int32_t hm = r16_border(p, m); /* H[r0][m], the strip's base from step m - 1 on */
 
+    /* lane k's H[r0+k+1][0] - H[r0][0]: open + k extend in the first strip, (k + 1) extend
+     * after it (zero without gapped borders); lanes past row n never reach a real cell */
+    int16_t init0[R16_W], init1[R16_W];
+    for (int k = 0; k < R16_W; k++) {
+        init0[k] = r16_i16(r16_border(p, k + 1));
+        init1[k] = r16_i16(r16_border(p, R16_W + k + 1) - r16_border(p, R16_W));
+    }
+    const __m256i Hinit0 = _mm256_loadu_si256((const __m256i *)(const void *)init0);
+    const __m256i Hinit1 = _mm256_loadu_si256((const __m256i *)(const void *)init1);
+
     r16_strip st = { A, E, S, D, vin, outH, outV, full, ebuf, NULL, alt8, m, T,
                      r16_i16(p->gap_open) };
     for (int32_t r0 = 0; r0 < n; r0 += R16_W) {
@@ -297,10 +308,7 @@ dpa_status dpa_sw_align_avx2_rel16(const uint8_t *ref, int32_t n, const uint8_t 
         const int32_t b_1 = r16_border(p, r0); /* b_{-1} = H[r0][0] */
         const __m256i refw =
             _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(refpad + r0)));
-        int16_t init[R16_W];
-        for (int k = 0; k < R16_W; k++)
-            init[k] = r0 + k + 1 <= n ? r16_i16(r16_border(p, (int64_t)r0 + k + 1) - b_1) : 0;
-        const __m256i Hinit = _mm256_loadu_si256((const __m256i *)(const void *)init);
+        const __m256i Hinit = r0 == 0 ? Hinit0 : Hinit1;
         st.tbs = sc->tb + (int64_t)(r0 / R16_W) * T * 8;
         if (ko < R16_W - 1)
             r16_strip_part(&st, refw, Hinit, vlow, vdiff);
