@@ -180,6 +180,12 @@ dpa_status dpa_sw_align_avx512(const uint8_t *ref, int32_t ref_len, const uint8_
                                int32_t alt_len, const dpa_sw_params *params,
                                dpa_sw_scratch *scratch, char *cigar, int32_t *cigar_len,
                                int32_t *alignment_offset, int *exact);
+/* The int32 AVX-512 fill on any validated pair (dpa_sw_align_avx512 sends the pairs that fit
+ * int16 to dpa_sw_align_avx2_rel16, faster on the CPUs measured; exported for the tests). */
+dpa_status dpa_sw_align_avx512_i32(const uint8_t *ref, int32_t ref_len, const uint8_t *alt,
+                                   int32_t alt_len, const dpa_sw_params *params,
+                                   dpa_sw_scratch *scratch, char *cigar, int32_t *cigar_len,
+                                   int32_t *alignment_offset, int *exact);
 #endif
 
 /* Fastest kernel whose ISA bit is set in allowed_isa_mask (bit i = dpa_isa i), as

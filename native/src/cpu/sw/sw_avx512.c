@@ -1,11 +1,16 @@
 /*
- * sw_avx512.c — Smith-Waterman fill on AVX-512 (F+BW+VL): 16 int32 lanes, strips of 16
- * reference rows, traceback stored as the compare masks themselves (DPA_SW_TB_PLANES16). The kernel is the shared template sw_simd.h; this file only binds its
- * vector operations to AVX-512 intrinsics. Compiled with -mavx512f -mavx512bw -mavx512dq
+ * sw_avx512.c — Smith-Waterman on AVX-512 machines. Pairs that fit int16 relative scores
+ * (dpa_sw_rel16_fits: every GATK parameter set) go to the AVX2 16-bit fill
+ * (sw_avx2_rel16.c), which is faster on this kind of CPU than the int32 AVX-512 fill
+ * (docs/sw-simd.md, "AVX2: 16-bit lanes"); the rest to the fill here: 16 int32 lanes, strips of
+ * 16 reference rows, traceback stored as the compare masks themselves (DPA_SW_TB_PLANES16).
+ * That kernel is the shared template sw_simd.h; this file only binds its vector operations to
+ * AVX-512 intrinsics. Compiled with -mavx512f -mavx512bw -mavx512dq
  * -mavx512vl (native/CMakeLists.txt), never reached on older CPUs.
  */
 #include <immintrin.h>
 
+#include "cpu/sw/sw_rel16.h"
 #include "cpu/sw/sw_simd.h"
 
 #define SW_W 16
@@ -16,8 +21,7 @@
 #define SW_MASK __mmask16
 #define SW_BYTES __m128i
 #define SW_FN(x) x##_avx512
-#define SW_ALIGN dpa_sw_align_avx512
-#define SW_COMPUTE dpa_sw_compute_avx512
+#define SW_ALIGN dpa_sw_align_avx512_i32
 #define SW_CONSTS do {} while (0)
 #define SW_SET1(x) _mm512_set1_epi32(x)
 #define SW_LOADU(p) _mm512_loadu_si512((const void *)(p))
@@ -46,3 +50,23 @@
     } while (0)
 #define SW_PART_KERNEL
 #include "cpu/sw/sw_simd.h"
+
+dpa_status dpa_sw_align_avx512(const uint8_t *ref, int32_t n, const uint8_t *alt, int32_t m,
+                               const dpa_sw_params *p, dpa_sw_scratch *s, char *cigar,
+                               int32_t *cigar_len, int32_t *alignment_offset, int *exact)
+{
+#ifdef DPA_HAVE_AVX2
+    if (dpa_sw_rel16_fits(p, n, m))
+        return dpa_sw_align_avx2_rel16(ref, n, alt, m, p, s, cigar, cigar_len, alignment_offset,
+                                       exact);
+#endif
+    return dpa_sw_align_avx512_i32(ref, n, alt, m, p, s, cigar, cigar_len, alignment_offset,
+                                   exact);
+}
+
+dpa_status dpa_sw_compute_avx512(const dpa_sw_batch *b, const dpa_sw_params *p,
+                                 const int32_t *pairs, int64_t n, const dpa_sw_out *out,
+                                 int64_t *exact_matches)
+{
+    return dpa_sw_compute_pairs(dpa_sw_align_avx512, b, p, pairs, n, out, exact_matches);
+}
