@@ -28,8 +28,8 @@
 #define R16_W 16
 
 /* Lane k's lag: lane k is at column t - k + 1 - R16_LAG(k) at step t. The high half runs one
- * step behind, so its lane 8 takes lane 7's values from two steps back and the lane shift
- * needs no lane-crossing instruction on the recurrence (see r16_shift_in). */
+ * step behind, so its lane 8 takes lane 7's value from the previous step's vector and the lane
+ * shift needs no lane-crossing instruction on the recurrence (see r16_shift_in). */
 #define R16_LAG(k) ((k) >= 8 ? 1 : 0)
 /* R16_LAG(k) + k for each lane: lanes with this <= t have started at step t */
 static const int16_t r16_start[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16 };
