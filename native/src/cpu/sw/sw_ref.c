@@ -133,14 +133,14 @@ static void fill(const uint8_t *ref, int32_t n, const uint8_t *alt, int32_t m,
 
 /* Length of the gap GATK recorded at (i, j): back to the cell where it was opened; a gap
  * that reaches row/column 1 has the full length (GATK's counter starts at 0 there). */
-static int32_t h_gap_len(const uint8_t *tb, int32_t m, int l, int32_t i, int32_t j)
+static inline int32_t h_gap_len(const uint8_t *tb, int32_t m, int l, int32_t i, int32_t j)
 {
     int32_t k = j;
     while (k > 1 && !(dpa_sw_tb_get(tb, m, l, i, k) & DPA_SW_TB_H_OPEN)) k--;
     return j - k + 1;
 }
 
-static int32_t v_gap_len(const uint8_t *tb, int32_t m, int l, int32_t i, int32_t j)
+static inline int32_t v_gap_len(const uint8_t *tb, int32_t m, int l, int32_t i, int32_t j)
 {
     int32_t r = i;
     while (r > 1 && !(dpa_sw_tb_get(tb, m, l, r, j) & DPA_SW_TB_V_OPEN)) r--;
@@ -201,9 +201,10 @@ dpa_status dpa_sw_align_scalar(const uint8_t *ref, int32_t n, const uint8_t *alt
     return DPA_OK;
 }
 
-void dpa_sw_finish(const uint8_t *tb, int l, int32_t n, int32_t m, const int32_t *bottom,
-                   const int32_t *lastcol, const dpa_sw_params *p, int32_t *elems, char *cigar,
-                   int32_t *cigar_len, int32_t *alignment_offset)
+static inline __attribute__((always_inline)) void
+finish(const uint8_t *tb, int l, int32_t n, int32_t m, const int32_t *bottom,
+       const int32_t *lastcol, const dpa_sw_params *p, int32_t *elems, char *cigar,
+       int32_t *cigar_len, int32_t *alignment_offset)
 {
     const int ov = p->overhang;
     /* Where the traceback starts (GATK calculateCigar). */
@@ -286,6 +287,31 @@ void dpa_sw_finish(const uint8_t *tb, int l, int32_t n, int32_t m, const int32_t
         *alignment_offset = 0;
     }
     *cigar_len = write_cigar(el, ne, cigar);
+}
+
+/* One copy of finish() per traceback layout the kernels write, so dpa_sw_tb_get's layout
+ * tests fold away in the traceback loop (the traceback of a 150 x 300 read took ~5% of the
+ * alignment with them). */
+void dpa_sw_finish(const uint8_t *tb, int l, int32_t n, int32_t m, const int32_t *bottom,
+                   const int32_t *lastcol, const dpa_sw_params *p, int32_t *elems, char *cigar,
+                   int32_t *cigar_len, int32_t *alignment_offset)
+{
+    switch (l) {
+    case 0:
+        finish(tb, 0, n, m, bottom, lastcol, p, elems, cigar, cigar_len, alignment_offset);
+        break;
+    case DPA_SW_TB_PLANES16:
+        finish(tb, DPA_SW_TB_PLANES16, n, m, bottom, lastcol, p, elems, cigar, cigar_len,
+               alignment_offset);
+        break;
+    case DPA_SW_TB_PLANES16X:
+        finish(tb, DPA_SW_TB_PLANES16X, n, m, bottom, lastcol, p, elems, cigar, cigar_len,
+               alignment_offset);
+        break;
+    default:
+        finish(tb, l, n, m, bottom, lastcol, p, elems, cigar, cigar_len, alignment_offset);
+        break;
+    }
 }
 
 dpa_status dpa_sw_compute_pairs(dpa_sw_align_fn align, const dpa_sw_batch *b,
