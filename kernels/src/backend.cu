@@ -91,6 +91,8 @@ static dpa_status be_open(int32_t max_devices, dpa_cuda_backend **out, char *err
         b->direct = dr && *dr ? (*dr != '0') : -1;
         const char *po = getenv("DPACCEL_CUDA_POLL");
         b->poll = po && *po ? (*po != '0') : 1;
+        const char *un = getenv("DPACCEL_CUDA_UNIFORM");
+        b->uniform = un && *un ? (*un != '0') : 1;
         const char *tm = getenv("DPACCEL_CUDA_TIMING");
         b->timing = tm && *tm && *tm != '0';
         if (fc && *fc) {

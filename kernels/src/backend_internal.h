@@ -50,7 +50,9 @@ typedef struct dpa_cuda_slot {
     uint32_t *hmark;
     uint32_t *rpos;   /* per batch read: packed position in that chunk */
     uint32_t *hpos;
-    uint8_t *rwide;   /* per batch read/hap: holds a letter outside the float table */
+    uint8_t *rwide;   /* per batch read/hap: bit 0, holds a letter outside the float table;
+                       * reads, bit 1: may run a uniform-coefficient kernel (constant
+                       * insertion, deletion and gap qualities, length a multiple of 16) */
     uint8_t *hwide;
     uint8_t *tcfg;    /* per task of the call: kernel configuration (cost model) */
     uint32_t *tadd;   /* per task of the call: chunk bytes besides its read and haplotype */
@@ -116,6 +118,8 @@ struct dpa_cuda_backend {
     int32_t direct;     /* -1: small chunks write results into mapped host memory and launch
                          * the double pass only when needed; DPACCEL_CUDA_DIRECT=0/1 forces
                          * the copy-back path / the direct path for every chunk */
+    int32_t uniform;    /* 1 (default): pairs whose reads qualify run the uniform-coefficient
+                         * kernels; DPACCEL_CUDA_UNIFORM=0 keeps them on the per-row ones */
     int32_t poll;       /* direct path: 1 (default) spins on the result slots in mapped
                          * memory, 0 (DPACCEL_CUDA_POLL=0) waits with cudaStreamSynchronize */
     uint8_t *cfg_tab;   /* [L * 1024 + n] for L, n < 1024: chosen configuration, 0xff =

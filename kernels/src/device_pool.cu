@@ -38,7 +38,7 @@ dpa_status dpa_cuda_dev_init(dpa_cuda_dev *d, int cuda_id, int index, dpa_cuda_e
     d->sms = p.multiProcessorCount;
     /* the prior table (5 codes x R rows x 128 threads x 4 bytes, 40 KiB at R = 16) fits
      * the default 48 KiB of every supported GPU; the attribute is set anyway */
-    for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++) {
+    for (int32_t c = 0; c < DPA_PHMM_NUM_KERN; c++) {
         size_t need = dpa_phmm_smem_f32(c);
         DPA_CUDA_TRY(err, cudaFuncSetAttribute(dpa_phmm_kernel_f32(c),
                                                cudaFuncAttributeMaxDynamicSharedMemorySize,

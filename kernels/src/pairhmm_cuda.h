@@ -80,9 +80,16 @@ typedef struct dpa_phmm_kargs {
  * rows per thread. One float kernel per entry; the double pass uses DPA_PHMM_DOUBLE_G/R. */
 typedef struct dpa_phmm_cfg {
     int32_t g, r;
+    int32_t u; /* uniform coefficients: see dpa_phmm_uniform_cfg */
 } dpa_phmm_cfg;
 
+/* Configurations the cost model chooses from (entries 0..DPA_PHMM_NUM_CFG-1 of
+ * dpa_phmm_cfgs), and all float kernels: the R = 16 ones also exist in a uniform-coefficient
+ * form for reads whose insertion, deletion and gap qualities are constant and whose length
+ * is a multiple of 16 (the same bits, fewer registers). At most 15 (4-bit fields, and
+ * 15 is the sort class of double-only pairs). */
 #define DPA_PHMM_NUM_CFG 10
+#define DPA_PHMM_NUM_KERN 14
 /* phmm_f32<32, 8> runs reads of at most 32 * this many rows with this many rows per thread
  * (the launcher's latency model counts it) */
 #define DPA_PHMM_SHORT_R 5
@@ -93,7 +100,18 @@ typedef struct dpa_phmm_cfg {
 extern "C" {
 #endif
 /* Defined in pairhmm_kernels.cu. */
-extern const dpa_phmm_cfg dpa_phmm_cfgs[DPA_PHMM_NUM_CFG];
+extern const dpa_phmm_cfg dpa_phmm_cfgs[DPA_PHMM_NUM_KERN];
+/* The uniform-coefficient form of configuration cfg, or cfg itself when it has none. */
+static inline int32_t dpa_phmm_uniform_cfg(int32_t cfg)
+{
+    switch (cfg) {
+    case 3: return 10;
+    case 5: return 11;
+    case 7: return 12;
+    case 9: return 13;
+    default: return cfg;
+    }
+}
 /* Host-side launch entry points of the float kernels, indexed like dpa_phmm_cfgs, and of the double pass,
  * for cudaLaunchKernel / cudaFuncSetAttribute. */
 const void *dpa_phmm_kernel_f32(int32_t cfg);

@@ -38,6 +38,10 @@
 #ifndef DPA_PHMM_MINB16
 #define DPA_PHMM_MINB16 3
 #endif
+/* The same for the uniform-coefficient R = 16 kernels (cap 128 registers at 4). */
+#ifndef DPA_PHMM_MINB16U
+#define DPA_PHMM_MINB16U 4
+#endif
 /* DPA_PHMM_SHORT_R (pairhmm_cuda.h): rows per thread of phmm_f32<32, 8> for reads of at
  * most 32 * that many rows (one pass); the table it builds fits the R = 8 table's shared
  * memory. */
@@ -110,10 +114,46 @@ template <int G, typename V> __device__ __forceinline__ V shfl_up1(V v)
     }
 }
 
+/* The transition coefficients of a thread's R rows: one set per row, or (U, "uniform")
+ * one set for all of them. U kernels run only pairs whose insertion, deletion and gap
+ * qualities are constant along the read and whose length is a multiple of R (the launcher
+ * checks both), so a thread holds either R real rows with equal coefficients or R virtual
+ * rows: the same values as the per-row form, 4 registers instead of 4 R (R = 16: 4 blocks
+ * per SM instead of 3). Float: gm holds gm / mm. */
+template <typename T, int R, bool U> struct coefs {
+    T gm_[R], mi_[R], md_[R], gc_[R];
+    __device__ __forceinline__ T gm(int r) const { return gm_[r]; }
+    __device__ __forceinline__ T mi(int r) const { return mi_[r]; }
+    __device__ __forceinline__ T md(int r) const { return md_[r]; }
+    __device__ __forceinline__ T gc(int r) const { return gc_[r]; }
+    __device__ __forceinline__ void set(int r, T gm, T mi, T md, T gc)
+    {
+        gm_[r] = gm;
+        mi_[r] = mi;
+        md_[r] = md;
+        gc_[r] = gc;
+    }
+};
+template <typename T, int R> struct coefs<T, R, true> {
+    T gm_, mi_, md_, gc_;
+    __device__ __forceinline__ T gm(int) const { return gm_; }
+    __device__ __forceinline__ T mi(int) const { return mi_; }
+    __device__ __forceinline__ T md(int) const { return md_; }
+    __device__ __forceinline__ T gc(int) const { return gc_; }
+    __device__ __forceinline__ void set(int, T gm, T mi, T md, T gc)
+    {
+        gm_ = gm;
+        mi_ = mi;
+        md_ = md;
+        gc_ = gc;
+    }
+};
+
 /* A thread's R rows in one pass: transition coefficients and the cells of the current
- * column. Float (table): gm holds gm / mm, and pm / px (prior * mm) only feed the table. */
-template <typename T, int R> struct rows {
-    T mm[R], gm[R], mi[R], md[R], gc[R], pm[R], px[R];
+ * column. Float (table): mm is unused, and pm / px (prior * mm) only feed the table. */
+template <typename T, int R, bool U> struct rows {
+    coefs<T, R, U> k;
+    T mm[R], pm[R], px[R];
     int rc[R];
     T M[R], I[R], D[R];
 };
@@ -144,10 +184,10 @@ template <typename T> struct carry {
  * and two fewer values per row in registers. I's chain through a thread's rows is one
  * FMA per row (mi M^ does not wait for I^), so a step's critical path is R FMAs.
  */
-template <typename T, int G, int R, bool TABLE, bool LOADB, bool STOREB, bool GUARD>
+template <typename T, int G, int R, bool U, bool TABLE, bool LOADB, bool STOREB, bool GUARD>
 __device__ __forceinline__ void step(int s, const uint8_t *hap, int n, T d0, int t, int g,
                                      typename ptraits<T>::cell *scratch, const float4 *tbl,
-                                     rows<T, R> &w, carry<T> &c)
+                                     rows<T, R, U> &w, carry<T> &c)
 {
     constexpr int P = 32 / G;
     constexpr int Q = (R + 3) / 4;
@@ -188,13 +228,13 @@ __device__ __forceinline__ void step(int s, const uint8_t *hap, int n, T d0, int
             if constexpr (TABLE) {
                 const float4 v = pq[r / 4];
                 const T pmm = (r & 3) == 0 ? v.x : (r & 3) == 1 ? v.y : (r & 3) == 2 ? v.z : v.w;
-                nM = xmul(pmm, xfma(w.gm[r], xadd(aI, aD), aM));
+                nM = xmul(pmm, xfma(w.k.gm(r), xadd(aI, aD), aM));
             } else {
                 const T prior = (w.rc[r] == hc || hc == 0) ? w.pm[r] : w.px[r];
-                nM = xmul(prior, xfma(w.mm[r], aM, xmul(w.gm[r], xadd(aI, aD))));
+                nM = xmul(prior, xfma(w.mm[r], aM, xmul(w.k.gm(r), xadd(aI, aD))));
             }
-            const T nI = xfma(w.gc[r], bI, xmul(w.mi[r], bM));
-            w.D[r] = xfma(w.md[r], oM, xmul(w.gc[r], oD));
+            const T nI = xfma(w.k.gc(r), bI, xmul(w.k.mi(r), bM));
+            w.D[r] = xfma(w.k.md(r), oM, xmul(w.k.gc(r), oD));
             w.M[r] = nM;
             w.I[r] = nI;
             aM = oM;
@@ -222,10 +262,10 @@ __device__ __forceinline__ void step(int s, const uint8_t *hap, int n, T d0, int
  * single-pass loop free of the buffer code. nmin: the shortest haplotype of the warp's
  * groups; steps [G-1, nmin) have every lane inside its pair.
  */
-template <typename T, int G, int R, bool TABLE, bool LOADB, bool STOREB>
+template <typename T, int G, int R, bool U, bool TABLE, bool LOADB, bool STOREB>
 __device__ __forceinline__ void sweep(const uint8_t *hap, int n, int nmin, T d0, int t, int g,
                                       int steps, T pD0, typename ptraits<T>::cell *scratch,
-                                      const float4 *tbl, rows<T, R> &w, T &sum)
+                                      const float4 *tbl, rows<T, R, U> &w, T &sum)
 {
     constexpr int P = 32 / G;
     carry<T> c;
@@ -246,13 +286,13 @@ __device__ __forceinline__ void sweep(const uint8_t *hap, int n, int nmin, T d0,
     const int s1 = min(G - 1, steps), s2 = max(s1, nmin);
     int s = 0;
     for (; s < s1; s++)
-        step<T, G, R, TABLE, LOADB, STOREB, true>(s, hap, n, d0, t, g, scratch, tbl, w, c);
+        step<T, G, R, U, TABLE, LOADB, STOREB, true>(s, hap, n, d0, t, g, scratch, tbl, w, c);
     constexpr int UNROLL = DPA_PHMM_UNROLL; /* pragma arguments are not macro-expanded */
 #pragma unroll UNROLL
     for (; s < s2; s++)
-        step<T, G, R, TABLE, LOADB, STOREB, false>(s, hap, n, d0, t, g, scratch, tbl, w, c);
+        step<T, G, R, U, TABLE, LOADB, STOREB, false>(s, hap, n, d0, t, g, scratch, tbl, w, c);
     for (; s < steps; s++)
-        step<T, G, R, TABLE, LOADB, STOREB, true>(s, hap, n, d0, t, g, scratch, tbl, w, c);
+        step<T, G, R, U, TABLE, LOADB, STOREB, true>(s, hap, n, d0, t, g, scratch, tbl, w, c);
     if (!STOREB) sum = c.sum;
 }
 
@@ -266,7 +306,7 @@ __device__ __forceinline__ void sweep(const uint8_t *hap, int n, int nmin, T d0,
  * error probabilities >= 1, qualities <= 3), where gm / mm does not exist; the caller
  * sends such a pair to the double pass.
  */
-template <typename T, int G, int R, bool TABLE>
+template <typename T, int G, int R, bool U, bool TABLE>
 __device__ __forceinline__ T group_task(const dpa_phmm_kargs &a, const dpa_phmm_pdesc &pd,
                                         int t, int g, int steps, int passes,
                                         typename ptraits<T>::cell *scratch, float4 *tbl,
@@ -286,7 +326,7 @@ __device__ __forceinline__ T group_task(const dpa_phmm_kargs &a, const dpa_phmm_
     for (int pass = 0; pass < passes; pass++) {
         const int row0 = pass * G * R + t * R; /* padded row index of register 0 */
         const bool last = pass == passes - 1;
-        rows<T, R> w;
+        rows<T, R, U> w;
 #pragma unroll
         for (int r = 0; r < R; r++) {
             const int pr = row0 + r - pad; /* read position, < 0: virtual row */
@@ -300,24 +340,25 @@ __device__ __forceinline__ T group_task(const dpa_phmm_kargs &a, const dpa_phmm_
                 const double mmd = 1.0 - fmin(1.0, ei + ed); /* GATK clamps at 0 */
                 const double pmd = 1.0 - e, pxd = e / 3.0;
                 w.rc[r] = (int)(word & 0xff);
+                T gm;
                 if constexpr (TABLE) {
                     mm_zero |= mmd == 0.0;
                     w.mm[r] = 0;
-                    w.gm[r] = mmd == 0.0 ? (T)0 : (T)((1.0 - eg) / mmd);
+                    gm = mmd == 0.0 ? (T)0 : (T)((1.0 - eg) / mmd);
                     w.pm[r] = (T)(pmd * mmd);
                     w.px[r] = w.rc[r] == 0 ? w.pm[r] : (T)(pxd * mmd); /* read N matches anything */
                 } else {
                     w.mm[r] = (T)mmd;
-                    w.gm[r] = (T)(1.0 - eg);
+                    gm = (T)(1.0 - eg);
                     w.pm[r] = (T)pmd;
                     w.px[r] = w.rc[r] == 0 ? w.pm[r] : (T)pxd;
                 }
-                w.mi[r] = (T)ei;
-                w.md[r] = (T)ed;
-                w.gc[r] = (T)eg;
+                /* U: every row of this thread is real and gives the same values */
+                w.k.set(r, gm, (T)ei, (T)ed, (T)eg);
                 w.D[r] = 0;
             } else {
-                w.mm[r] = 0; w.gm[r] = 0; w.mi[r] = 0; w.md[r] = 0; w.gc[r] = 1;
+                w.mm[r] = 0;
+                w.k.set(r, 0, 0, 0, 1); /* U: every row of this thread is virtual */
                 w.pm[r] = 0; w.px[r] = 0; w.rc[r] = 0;
                 w.D[r] = d0; /* virtual rows copy row 0: D = initial / n from column 0 on */
             }
@@ -345,16 +386,16 @@ __device__ __forceinline__ T group_task(const dpa_phmm_kargs &a, const dpa_phmm_
         /* row above this thread's first row, at column j-1 (starts at column 0) */
         const T pD0 = (row0 - 1 < pad) ? d0 : (T)0;
         if (passes == 1) {
-            sweep<T, G, R, TABLE, false, false>(hap, n, nmin, d0, t, g, steps, pD0, scratch,
+            sweep<T, G, R, U, TABLE, false, false>(hap, n, nmin, d0, t, g, steps, pD0, scratch,
                                                 tbl, w, sum);
         } else if (pass == 0) {
-            sweep<T, G, R, TABLE, false, true>(hap, n, nmin, d0, t, g, steps, pD0, scratch,
+            sweep<T, G, R, U, TABLE, false, true>(hap, n, nmin, d0, t, g, steps, pD0, scratch,
                                                tbl, w, sum);
         } else if (!last) {
-            sweep<T, G, R, TABLE, true, true>(hap, n, nmin, d0, t, g, steps, pD0, scratch,
+            sweep<T, G, R, U, TABLE, true, true>(hap, n, nmin, d0, t, g, steps, pD0, scratch,
                                               tbl, w, sum);
         } else {
-            sweep<T, G, R, TABLE, true, false>(hap, n, nmin, d0, t, g, steps, pD0, scratch,
+            sweep<T, G, R, U, TABLE, true, false>(hap, n, nmin, d0, t, g, steps, pD0, scratch,
                                                tbl, w, sum);
         }
         __syncwarp(); /* the boundary row written by thread G-1 is read by thread 0 next */
@@ -386,9 +427,10 @@ __device__ __forceinline__ void put_f32(const dpa_phmm_kargs &a, int32_t pidx, i
     }
 }
 
-/* One warp task per warp: up to 32/G pairs of one configuration. */
-template <int G, int R>
-__global__ void __launch_bounds__(DPA_PHMM_BLOCK, R == 16 ? DPA_PHMM_MINB16 : 4) phmm_f32(const dpa_phmm_kargs a)
+/* One warp task per warp: up to 32/G pairs of one configuration. U: uniform coefficients
+ * (coefs<T, R, true>), which need 4 R fewer registers: R = 16 then fits 4 blocks per SM. */
+template <int G, int R, bool U>
+__global__ void __launch_bounds__(DPA_PHMM_BLOCK, U ? DPA_PHMM_MINB16U : R == 16 ? DPA_PHMM_MINB16 : 4) phmm_f32(const dpa_phmm_kargs a)
 {
     extern __shared__ float4 smem_tbl[];
     const int wid = blockIdx.x * (DPA_PHMM_BLOCK / 32) + threadIdx.x / 32;
@@ -402,18 +444,18 @@ __global__ void __launch_bounds__(DPA_PHMM_BLOCK, R == 16 ? DPA_PHMM_MINB16 : 4)
     bool fold_ok;
     float sum;
     bool short_read = false;
-    if constexpr (G == 32 && R == 8) {
+    if constexpr (G == 32 && R == 8 && !U) {
         /* One pair per warp (G = 32; warp-uniform branch): a read that fits 32 x 5 rows
          * runs with 5 rows per thread, 5/8 of the work per step; latency-bound small calls
          * (HaplotypeCaller's 150 bp reads) take this path. Same cells, same roundings,
          * the rows above the read are exact copies of row 0: the bits do not change. */
         short_read = w.passes == 1 && pd.read_len <= 32 * DPA_PHMM_SHORT_R;
         if (short_read)
-            sum = group_task<float, G, DPA_PHMM_SHORT_R, true>(a, pd, t, g, w.steps, 1, scratch,
+            sum = group_task<float, G, DPA_PHMM_SHORT_R, false, true>(a, pd, t, g, w.steps, 1, scratch,
                                                                smem_tbl + threadIdx.x, &fold_ok);
     }
     if (!short_read)
-        sum = group_task<float, G, R, true>(a, pd, t, g, w.steps, w.passes, scratch,
+        sum = group_task<float, G, R, U, true>(a, pd, t, g, w.steps, w.passes, scratch,
                                             smem_tbl + threadIdx.x, &fold_ok);
     if (active && t == G - 1) put_f32(a, pidx, pd.res, sum, fold_ok);
 }
@@ -437,7 +479,7 @@ __global__ void __launch_bounds__(DPA_PHMM_BLOCK) phmm_f64(const dpa_phmm_kargs 
         const dpa_phmm_pdesc pd = a.pairs[pidx];
         const int passes = (pd.read_len + G * R - 1) / (G * R);
         bool fold_ok;
-        const double sum = group_task<double, G, R, false>(a, pd, lane, 0, pd.hap_len + G - 1,
+        const double sum = group_task<double, G, R, false, false>(a, pd, lane, 0, pd.hap_len + G - 1,
                                                            passes, scratch, nullptr, &fold_ok);
         if (lane == G - 1) a.res[pd.res] = log10(sum) - ptraits<double>::log10_initial;
     }
@@ -445,25 +487,31 @@ __global__ void __launch_bounds__(DPA_PHMM_BLOCK) phmm_f64(const dpa_phmm_kargs 
 
 }  // namespace
 
-/* The configurations, in the order of the kernel table below. */
-extern "C" const dpa_phmm_cfg dpa_phmm_cfgs[DPA_PHMM_NUM_CFG] = {
-    { 1, 8 }, { 1, 16 }, { 4, 8 }, { 4, 16 }, { 8, 8 },
-    { 8, 16 }, { 16, 8 }, { 16, 16 }, { 32, 8 }, { 32, 16 },
+/* The configurations, in the order of the kernel table below; the first DPA_PHMM_NUM_CFG
+ * are the cost model's choices, the others their uniform-coefficient forms (u = 1). */
+extern "C" const dpa_phmm_cfg dpa_phmm_cfgs[DPA_PHMM_NUM_KERN] = {
+    { 1, 8, 0 }, { 1, 16, 0 }, { 4, 8, 0 }, { 4, 16, 0 }, { 8, 8, 0 },
+    { 8, 16, 0 }, { 16, 8, 0 }, { 16, 16, 0 }, { 32, 8, 0 }, { 32, 16, 0 },
+    { 4, 16, 1 }, { 8, 16, 1 }, { 16, 16, 1 }, { 32, 16, 1 },
 };
 
 extern "C" const void *dpa_phmm_kernel_f32(int32_t cfg)
 {
     switch (cfg) {
-    case 0: return (const void *)phmm_f32<1, 8>;
-    case 1: return (const void *)phmm_f32<1, 16>;
-    case 2: return (const void *)phmm_f32<4, 8>;
-    case 3: return (const void *)phmm_f32<4, 16>;
-    case 4: return (const void *)phmm_f32<8, 8>;
-    case 5: return (const void *)phmm_f32<8, 16>;
-    case 6: return (const void *)phmm_f32<16, 8>;
-    case 7: return (const void *)phmm_f32<16, 16>;
-    case 8: return (const void *)phmm_f32<32, 8>;
-    case 9: return (const void *)phmm_f32<32, 16>;
+    case 0: return (const void *)phmm_f32<1, 8, false>;
+    case 1: return (const void *)phmm_f32<1, 16, false>;
+    case 2: return (const void *)phmm_f32<4, 8, false>;
+    case 3: return (const void *)phmm_f32<4, 16, false>;
+    case 4: return (const void *)phmm_f32<8, 8, false>;
+    case 5: return (const void *)phmm_f32<8, 16, false>;
+    case 6: return (const void *)phmm_f32<16, 8, false>;
+    case 7: return (const void *)phmm_f32<16, 16, false>;
+    case 8: return (const void *)phmm_f32<32, 8, false>;
+    case 9: return (const void *)phmm_f32<32, 16, false>;
+    case 10: return (const void *)phmm_f32<4, 16, true>;
+    case 11: return (const void *)phmm_f32<8, 16, true>;
+    case 12: return (const void *)phmm_f32<16, 16, true>;
+    case 13: return (const void *)phmm_f32<32, 16, true>;
     default: return nullptr;
     }
 }

@@ -348,6 +348,15 @@ typedef struct pack_job {
     const uint8_t *lut;
 } pack_job;
 
+/* 1 when the n >= 1 bytes of p are all equal. */
+static int all_equal(const uint8_t *p, int64_t n)
+{
+    const uint8_t v = p[0];
+    uint8_t d = 0;
+    for (int64_t i = 1; i < n; i++) d |= (uint8_t)(p[i] ^ v);
+    return d == 0;
+}
+
 static void pack_reads_part(void *arg, int part, int np)
 {
     const pack_job *j = (const pack_job *)arg;
@@ -361,7 +370,11 @@ static void pack_reads_part(void *arg, int part, int np)
         const uint32_t p = j->s->rpos[r];
         const uint8_t *rb = batch->read_bases + off, *bq = batch->base_quals + off;
         const uint8_t *iq = batch->ins_quals + off, *dq = batch->del_quals + off;
-        j->s->rwide[r] = (uint8_t)(pack_read(lut, rb, bq, iq, dq, j->rdata + p, len) != 0);
+        const int wide = pack_read(lut, rb, bq, iq, dq, j->rdata + p, len) != 0;
+        const uint8_t *gq = batch->gcp_quals + off;
+        const int uni = len % 16 == 0 && all_equal(iq, len) && all_equal(dq, len) &&
+                        all_equal(gq, len);
+        j->s->rwide[r] = (uint8_t)(wide | uni << 1);
         memcpy(j->rgcp + p, batch->gcp_quals + off, (size_t)len);
     }
 }
@@ -374,7 +387,7 @@ typedef struct pair_job {
     const dpa_cuda_slot *s;
     const dpa_phmm_task *tasks;
     const uint8_t *tcfg;
-    int tshift, use_float;
+    int tshift, use_float, uniform;
     int64_t n;
     uint32_t *key, *idx;
     dpa_phmm_pdesc *pairs;
@@ -388,8 +401,8 @@ static void keys_part(void *arg, int part, int np)
     pair_job *j = (pair_job *)arg;
     const dpa_pairhmm_batch *batch = j->batch;
     const dpa_phmm_task *tasks = j->tasks;
-    int gr_shift[DPA_PHMM_NUM_CFG];
-    for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++)
+    int gr_shift[DPA_PHMM_NUM_KERN];
+    for (int32_t c = 0; c < DPA_PHMM_NUM_KERN; c++)
         gr_shift[c] = __builtin_ctz((unsigned)(dpa_phmm_cfgs[c].g * dpa_phmm_cfgs[c].r));
     int64_t nwide = 0;
     const int64_t k1 = part_begin(j->n, part + 1, np);
@@ -397,9 +410,12 @@ static void keys_part(void *arg, int part, int np)
         const int64_t L = batch->read_lengths[tasks[k].read];
         const int64_t hn = batch->hap_lengths[tasks[k].hap];
         int32_t c = (j->tcfg[k] >> j->tshift) & 15;
-        if (!j->use_float || j->s->rwide[tasks[k].read] || j->s->hwide[tasks[k].hap]) {
+        const uint8_t rw = j->s->rwide[tasks[k].read];
+        if (!j->use_float || (rw & 1) || j->s->hwide[tasks[k].hap]) {
             c = CFG_WIDE;
             nwide++;
+        } else if (j->uniform && (rw & 2)) {
+            c = dpa_phmm_uniform_cfg(c); /* the same bits (test_cuda_pairhmm) */
         }
         /* G R is a power of two */
         const int sh = c == CFG_WIDE ? __builtin_ctz(DPA_PHMM_DOUBLE_G * DPA_PHMM_DOUBLE_R)
@@ -527,6 +543,7 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
     pj.tcfg = tcfg;
     pj.tshift = tshift;
     pj.use_float = use_float;
+    pj.uniform = b->uniform;
     pj.n = n;
     pj.key = key;
     pj.idx = idx;
@@ -545,10 +562,10 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
     if (b->timing) tm[4] = now_s();
 
     /* ---- warp tasks (float pairs only; those of one configuration are consecutive) ---- */
-    int32_t cfg_first_warp[DPA_PHMM_NUM_CFG + 1];
-    double cfg_work[DPA_PHMM_NUM_CFG];
-    for (int32_t c = 0; c <= DPA_PHMM_NUM_CFG; c++) cfg_first_warp[c] = 0;
-    for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++) cfg_work[c] = 0;
+    int32_t cfg_first_warp[DPA_PHMM_NUM_KERN + 1];
+    double cfg_work[DPA_PHMM_NUM_KERN];
+    for (int32_t c = 0; c <= DPA_PHMM_NUM_KERN; c++) cfg_first_warp[c] = 0;
+    for (int32_t c = 0; c < DPA_PHMM_NUM_KERN; c++) cfg_work[c] = 0;
     dpa_phmm_wdesc *warps = (dpa_phmm_wdesc *)(h + lo.warps);
     int64_t nwarps = 0, scratch_cells = 0;
     for (int64_t k = 0; k < nfloat; nwarps++) {
@@ -576,7 +593,7 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
         cfg_work[c] += (double)mp * (double)(hmax + G - 1) * (double)dpa_phmm_cfgs[c].r;
         k = e;
     }
-    for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++) cfg_first_warp[c + 1] += cfg_first_warp[c];
+    for (int32_t c = 0; c < DPA_PHMM_NUM_KERN; c++) cfg_first_warp[c + 1] += cfg_first_warp[c];
     /* double pass grid: persistent warps, scratch bounded */
     int64_t dwarps = n < (int64_t)d->sms * 8 ? n : (int64_t)d->sms * 8;
     while (dwarps > 4 && (size_t)dwarps * (size_t)(max_hap + 1) * 32 > DPA_F64_SCRATCH_BUDGET)
@@ -620,8 +637,8 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
         {
             /* the configurations' launches, largest first on the main stream, the others
              * round-robin on the aux streams, so one launch's tail overlaps the others */
-            int32_t order[DPA_PHMM_NUM_CFG], nl = 0, used = 0;
-            for (int32_t c = 0; c < DPA_PHMM_NUM_CFG; c++)
+            int32_t order[DPA_PHMM_NUM_KERN], nl = 0, used = 0;
+            for (int32_t c = 0; c < DPA_PHMM_NUM_KERN; c++)
                 if (cfg_first_warp[c + 1] > cfg_first_warp[c]) order[nl++] = c;
             for (int32_t i = 1; i < nl; i++) /* by lane-work estimate, descending */
                 for (int32_t j = i; j > 0 && cfg_work[order[j]] > cfg_work[order[j - 1]]; j--) {
@@ -712,8 +729,8 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
         if (b->timing) {
             tm[8] = now_s();
             float g[4] = { 0, 0, 0, 0 };
-            char cfgs_used[3 * DPA_PHMM_NUM_CFG + 1] = "";
-            for (int32_t c = 0, o = 0; c < DPA_PHMM_NUM_CFG; c++)
+            char cfgs_used[3 * DPA_PHMM_NUM_KERN + 1] = "";
+            for (int32_t c = 0, o = 0; c < DPA_PHMM_NUM_KERN; c++)
                 if (cfg_first_warp[c + 1] > cfg_first_warp[c])
                     o += snprintf(cfgs_used + o, sizeof cfgs_used - (size_t)o, "%s%d",
                                   o ? "," : "", (int)c);

@@ -60,6 +60,89 @@ TEST(CudaPairHmm, EveryKernelMatchesDoubleReference)
     }
 }
 
+// Reads with constant insertion, deletion and gap qualities (GATK 4 without BQSR indel
+// tags: 45 / 45 / 10) and lengths that are multiples of 16 run the uniform-coefficient R = 16
+// kernels (DPACCEL_CUDA_UNIFORM=0 keeps them on the per-row kernels): every pair's bits
+// must equal the per-row kernels' under every R = 16 configuration and the default, within
+// 1e-4 of the double reference. The batch mixes qualifying reads (one and several passes,
+// per-read constants from 1 to 60, so a read with mm = 0 takes the double pass), reads one
+// base off a multiple of 16, a read with one different GCP, N bases, and a read of 1024.
+TEST(CudaPairHmm, UniformKernelsMatchPerRowKernelsBitwise)
+{
+    {
+        Backend probe;
+        DPA_REQUIRE_GPU(probe);
+    }
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    dpa_test::Batch batch;
+    for (int h = 0; h < 5; h++)
+        batch.haps.push_back(dpa_test::random_bases(rng, 40 + (int)(rng() % 1100)));
+    batch.haps.push_back(std::string(300, 'N'));
+    const int lens[] = { 16, 32, 48, 64, 96, 128, 144, 160, 256, 272, 512, 528, 1024,
+                         17, 127, 150, 151, 513 };
+    int k = 0;
+    for (int len : lens) {
+        for (int rep = 0; rep < 3; rep++, k++) {
+            dpa_test::Read r = dpa_test::gatk_read(rng, batch.haps[k % 5], len);
+            const uint8_t iq = k % 7 == 0 ? (uint8_t)(1 + rng() % 3) : (uint8_t)(20 + rng() % 41);
+            const uint8_t dq = k % 7 == 0 ? iq : (uint8_t)(20 + rng() % 41);
+            const uint8_t gq = (uint8_t)(5 + rng() % 16);
+            for (int i = 0; i < len; i++) {
+                r.ins[i] = iq;
+                r.del[i] = dq;
+                r.gcp[i] = gq;
+            }
+            if (k % 11 == 5) r.bases[len / 2] = 'N';
+            if (k % 13 == 6) r.gcp[len - 1] = (uint8_t)(gq + 1); /* not uniform */
+            batch.reads.push_back(r);
+        }
+    }
+    dpa_pairhmm_batch b = batch.view();
+    auto tasks = all_tasks(b);
+    auto want = reference(b, tasks, DPA_PRECISION_DOUBLE);
+    std::vector<double> base;
+    {
+        ScopedEnv u("DPACCEL_CUDA_UNIFORM", "0");
+        Backend bk;
+        ASSERT_TRUE(bk.b) << bk.why;
+        base = gpu(bk, b, tasks, DPA_PRECISION_FLOAT_THEN_DOUBLE);
+    }
+    expect_close(base, want, 1e-4, seed, "per-row kernels");
+    for (int cfg : { -1, 3, 5, 7, 9 }) {
+        for (const char *uni : { "0", "1" }) {
+            ScopedEnv f("DPACCEL_CUDA_FORCE_CFG", std::to_string(cfg));
+            ScopedEnv u("DPACCEL_CUDA_UNIFORM", uni);
+            ScopedEnv t("DPACCEL_CUDA_TIMING", "1");
+            Backend bk;
+            ASSERT_TRUE(bk.b) << bk.why;
+            testing::internal::CaptureStderr();
+            auto got = gpu(bk, b, tasks, DPA_PRECISION_FLOAT_THEN_DOUBLE);
+            const std::string log = testing::internal::GetCapturedStderr();
+            expect_close(got, want, 1e-4, seed, ("cfg " + std::to_string(cfg)).c_str());
+            EXPECT_EQ(0, std::memcmp(base.data(), got.data(), got.size() * 8))
+                << "cfg " << cfg << " uniform " << uni << " differs bitwise from the per-row "
+                << "default";
+            // which kernels ran: the timing line's "cfgs" list (10..13 are the uniform ones);
+            // the default configuration of a small call may pick no R = 16 kernel at all
+            const size_t at = log.find("cfgs ");
+            ASSERT_NE(at, std::string::npos) << log;
+            const std::string list = log.substr(at + 5, log.find(' ', at + 5) - at - 5);
+            bool any_u = false;
+            size_t p = 0;
+            while (p < list.size()) {
+                const int c = std::atoi(list.c_str() + p);
+                any_u |= c >= 10 && c <= 13;
+                const size_t q = list.find(',', p);
+                p = q == std::string::npos ? list.size() : q + 1;
+            }
+            if (cfg >= 0 || uni[0] == '0')
+                EXPECT_EQ(any_u, uni[0] == '1') << "cfg " << cfg << ": kernels used " << list;
+        }
+    }
+}
+
 // GATK-shaped data (reads drawn from the haplotypes, Q6..40, GOP 40..50, GCP 10): 1e-5.
 TEST(CudaPairHmm, GatkShapesWithin1e5)
 {
