@@ -536,6 +536,119 @@ TEST(SwRel16, NeighbourDifferencesWithinTheBound)
 // GATK shapes, 1 thread: haplotype to reference (300-1000 bp, NEW_SW, INDEL: no shortcut) and
 // 150 bp reads to 300 bp haplotypes (READ_TO_HAP, SOFTCLIP, reads with errors so the shortcut
 // rarely answers). Prints ns per alignment and GCUPS (cells / time, shortcut pairs excluded).
+#ifdef DPA_HAVE_AVX2
+// The 16-bit fill at its bound with random parameters: each drawn set (open <= extend <= 0,
+// any match / mismatch) is pushed to a range of exactly 32767 by raising match, then run on
+// random shapes, tie-heavy alphabets and every strategy, both orientations, against the
+// scalar reference (fresh seed per run).
+TEST(SwRel16, RandomParametersPushedToTheBound)
+{
+    if (!have_avx2()) GTEST_SKIP() << "this CPU has no avx2: kernel not tested";
+    const uint64_t seed = test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    Checker c(dpa_sw_align_avx2_rel16);
+    int64_t at_bound = 0;
+    const char *alphas[] = { "A", "AC", "ACGT", "ACGTN" };
+    for (int k = 0; k < 2000; k++) {
+        const int32_t open = -(int32_t)(rng() % 3000);
+        const int32_t ext = open + (int32_t)(rng() % (uint64_t)(1 - open));
+        int32_t match = (int32_t)(rng() % 4000) - 2000, mis = (int32_t)(rng() % 4000) - 2000;
+        if (rng() % 4 == 0) match = 0;
+        dpa_sw_params sp = make_params(Params{ match, mis, open, ext }, 0);
+        if (dpa_sw_rel16_range(&sp) > 32767) continue;
+        for (int32_t step = 1024; step > 0; step /= 2) /* largest match that still fits */
+            for (;;) {
+                dpa_sw_params t = sp;
+                t.match += step;
+                if (dpa_sw_rel16_range(&t) > 32767) break;
+                sp = t;
+            }
+        /* one more unit of match adds ~36 to the range: within that of 32767 is "at" it */
+        at_bound += dpa_sw_rel16_range(&sp) > 32767 - 40;
+        const Params p{ sp.match, sp.mismatch, sp.gap_open, sp.gap_extend };
+        for (int ov = 0; ov < 4; ov++) {
+            const char *al = alphas[rng() % 4];
+            const int n = rng() % 3 == 0 ? 1 + (int)(rng() % 3) : 1 + (int)(rng() % 200);
+            const int m = rng() % 3 == 0 ? 1 + (int)(rng() % 3) : 1 + (int)(rng() % 200);
+            const std::string ref = random_bases(rng, n, al);
+            const std::string alt = (rng() & 1) ? random_bases(rng, m, al)
+                                                : ref.substr(0, std::min<size_t>(ref.size(), (size_t)m)) +
+                                                      random_bases(rng, 1 + (int)(rng() % 40), al);
+            dpa_sw_params q = make_params(p, ov);
+            if (!dpa_sw_rel16_fits(&q, (int32_t)ref.size(), (int32_t)alt.size())) continue;
+            c.check(ref, alt, p, ov, "random parameters at the bound");
+            c.check(alt, ref, p, ov, "random parameters at the bound, swapped");
+        }
+    }
+    EXPECT_GT(at_bound, 150) << "too few parameter sets reached the bound";
+    EXPECT_GT(c.pairs, 1000);
+    EXPECT_EQ(c.failures, 0) << "of " << c.pairs;
+}
+
+// Calibration of the checks above: the same kind of pairs, run through the 16-bit fill with
+// parameters far past the bound (range ~4.5x 32767, which the dispatch never allows), must
+// produce differences. It shows these inputs do reach wrapped relative values; it does not
+// show the bound is tight (it is not: with these inputs the first differences appear near
+// 2.8x the bound, docs/sw-simd.md).
+TEST(SwRel16, ComparisonCatchesOverflowFarPastTheBound)
+{
+    if (!have_avx2()) GTEST_SKIP() << "this CPU has no avx2: kernel not tested";
+    const uint64_t seed = test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    const Params p = { 783 * 5, -100, -100, -32 };
+    dpa_sw_params sp = make_params(p, 0);
+    ASSERT_GT(dpa_sw_rel16_range(&sp), 4 * 32767);
+    dpa_sw_scratch s1, s2;
+    std::memset(&s1, 0, sizeof s1);
+    std::memset(&s2, 0, sizeof s2);
+    int64_t pairs = 0, differ = 0;
+    for (int ov = 0; ov < 4; ov++)
+        for (int k = 0; k < 60; k++) {
+            const std::string ref = random_bases(rng, 1 + (int)(rng() % 300), (k & 1) ? "AC" : "A");
+            const std::string alt = (k & 2) ? ref : random_bases(rng, 1 + (int)(rng() % 300), "AC");
+            const dpa_sw_params q = make_params(p, ov);
+            if (dpa_sw_check_pair(0, (int32_t)ref.size(), (int32_t)alt.size(), &q) != DPA_OK)
+                continue;
+            pairs++;
+            differ += !(run(dpa_sw_align_scalar, &s1, ref, alt, q) ==
+                        run(dpa_sw_align_avx2_rel16, &s2, ref, alt, q));
+        }
+    dpa_sw_scratch_free(&s1);
+    dpa_sw_scratch_free(&s2);
+    EXPECT_GT(pairs, 100);
+    EXPECT_GT(differ, 0) << "no pair showed the overflow: the bound tests' inputs may be too weak";
+}
+
+// Byte values 0 and 255 (the fill pads rows past n with code 0) at the bound and with the
+// read-to-haplotype set, and a 12 kb x 8 kb pair at the bound.
+TEST(SwRel16, NulAndHighBytesAndLongPairs)
+{
+    if (!have_avx2()) GTEST_SKIP() << "this CPU has no avx2: kernel not tested";
+    const uint64_t seed = test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    Checker c(dpa_sw_align_avx2_rel16);
+    const Params at = { 783, -100, -100, -32 };
+    for (int ov = 0; ov < 4; ov++)
+        for (int k = 0; k < 60; k++) {
+            std::string a(1 + rng() % 60, '\0'), b(1 + rng() % 60, '\0');
+            for (char &x : a) x = (char)((rng() & 1) ? 0 : 255);
+            for (char &x : b) x = (char)((rng() & 1) ? 0 : 255);
+            c.check(a, b, at, ov, "bytes 0 / 255 at the bound");
+            c.check(a, b, READ_TO_HAP, ov, "bytes 0 / 255");
+        }
+    for (int ov = 0; ov < 4; ov++) {
+        const std::string big = random_bases(rng, 12000, "AC");
+        const std::string alt = mutate(rng, big, 200, 50, 30);
+        c.check(big, alt.substr(0, 8000), at, ov, "long at the bound");
+        c.check(big.substr(0, 8000), alt, NEW_SW, ov, "long");
+    }
+    EXPECT_EQ(c.failures, 0) << "of " << c.pairs;
+}
+#endif
+
 TEST(SwSimdBench, DISABLED_GatkShapes)
 {
     std::mt19937_64 rng(12345);
