@@ -21,7 +21,9 @@
  * DPACCEL_CUDA_LATENCY=0/1, BENCH_CHECK=n, BENCH_RANDOM_PERMILLE (--gatk: random reads),
  * BENCH_SIMILAR_HAPS=1 (--shape: a group's haplotypes differ from its first in 1% of the
  * bases, so a read scores well against all of them and hardly any pair goes to the double
- * pass; by default 3 of 4 pairs underflow and the wall time mostly measures that pass).
+ * pass; by default 3 of 4 pairs underflow and the wall time mostly measures that pass),
+ * BENCH_DUMP=file (--shape, .in: the results of the last call as raw doubles, so that two
+ * builds or configurations can be compared bit for bit with cmp).
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -496,6 +498,15 @@ int main(int argc, char **argv)
     qsort(times, (size_t)reps, sizeof(double), cmpd);
     double med = reps > 0 ? times[reps / 2] : t_cold, mn = reps > 0 ? times[0] : t_cold;
 
+    const char *dump = getenv("BENCH_DUMP");
+    if (dump) {
+        FILE *f = fopen(dump, "wb");
+        if (!f || fwrite(out, sizeof(double), (size_t)ntasks, f) != (size_t)ntasks) {
+            fprintf(stderr, "BENCH_DUMP: cannot write %s\n", dump);
+            return 6;
+        }
+        fclose(f);
+    }
     /* accuracy on a sample: every k-th pair against the float-then-double reference */
     const char *ck = getenv("BENCH_CHECK");
     int64_t want = ck ? atoll(ck) : 200;
