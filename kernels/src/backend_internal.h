@@ -97,6 +97,7 @@ typedef struct dpa_cuda_dev {
     int cuda_id;
     dpa_device_info info;
     int sms;
+    int r32;                  /* the R = 32 float kernels' shared memory fits this device */
     int usable;               /* __atomic_* access */
     int fault;                /* armed dpa_cuda_fault, __atomic_* access */
     double *d_err;            /* 128 x 10^(-q/10) */

@@ -37,9 +37,12 @@ dpa_status dpa_cuda_dev_init(dpa_cuda_dev *d, int cuda_id, int index, dpa_cuda_e
     d->info.total_memory = (uint64_t)p.totalGlobalMem;
     d->sms = p.multiProcessorCount;
     /* the prior table (5 codes x R rows x 128 threads x 4 bytes, 40 KiB at R = 16) fits
-     * the default 48 KiB of every supported GPU; the attribute is set anyway */
+     * the default 48 KiB of every supported GPU; at R = 32 (80 KiB) it needs the opt-in
+     * limit, which some GPUs (sm_75: 64 KiB) do not give: those never run R = 32 */
+    d->r32 = p.sharedMemPerBlockOptin >= dpa_phmm_smem_f32(DPA_PHMM_NUM_KERN - 1);
     for (int32_t c = 0; c < DPA_PHMM_NUM_KERN; c++) {
         size_t need = dpa_phmm_smem_f32(c);
+        if (dpa_phmm_cfgs[c].r == 32 && !d->r32) continue;
         DPA_CUDA_TRY(err, cudaFuncSetAttribute(dpa_phmm_kernel_f32(c),
                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                (int)need));

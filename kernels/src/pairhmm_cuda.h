@@ -89,7 +89,7 @@ typedef struct dpa_phmm_cfg {
  * is a multiple of 16 (the same bits, fewer registers). At most 15 (4-bit fields, and
  * 15 is the sort class of double-only pairs). */
 #define DPA_PHMM_NUM_CFG 10
-#define DPA_PHMM_NUM_KERN 14
+#define DPA_PHMM_NUM_KERN 15
 /* phmm_f32<32, 8> runs reads of at most 32 * this many rows with this many rows per thread
  * (the launcher's latency model counts it) */
 #define DPA_PHMM_SHORT_R 5
@@ -101,14 +101,17 @@ extern "C" {
 #endif
 /* Defined in pairhmm_kernels.cu. */
 extern const dpa_phmm_cfg dpa_phmm_cfgs[DPA_PHMM_NUM_KERN];
-/* The uniform-coefficient form of configuration cfg, or cfg itself when it has none. */
-static inline int32_t dpa_phmm_uniform_cfg(int32_t cfg)
+/* The uniform-coefficient kernel for a read of length L (a multiple of 16) that the cost
+ * model gave configuration cfg, or cfg itself when there is none: the R = 16 forms of
+ * <8,16>, <16,16>, <32,16>; reads of <32,16> whose length 32 divides take R = 32 (half the
+ * per-step overhead per cell and one pass up to 1024 rows: <16,32> up to 512 rows, <32,32>
+ * above) when r32 (the device gives the 80 KiB prior table). <4,16> has no uniform form. */
+static inline int32_t dpa_phmm_uniform_cfg(int32_t cfg, int64_t L, int r32)
 {
     switch (cfg) {
-    case 3: return 10;
-    case 5: return 11;
-    case 7: return 12;
-    case 9: return 13;
+    case 5: return 10;
+    case 7: return 11;
+    case 9: return r32 && L % 32 == 0 ? (L <= 512 ? 13 : 14) : 12;
     default: return cfg;
     }
 }

@@ -38,9 +38,10 @@
 #ifndef DPA_PHMM_MINB16
 #define DPA_PHMM_MINB16 3
 #endif
-/* The same for the uniform-coefficient R = 16 kernels (cap 128 registers at 4). */
+/* The same for the uniform-coefficient R = 16 kernels: 4 (128 registers, small spills) fits
+ * more warps, but 3 (no spills) measured 2-5% faster at every shape (docs/pairhmm-cuda.md). */
 #ifndef DPA_PHMM_MINB16U
-#define DPA_PHMM_MINB16U 4
+#define DPA_PHMM_MINB16U 3
 #endif
 /* DPA_PHMM_SHORT_R (pairhmm_cuda.h): rows per thread of phmm_f32<32, 8> for reads of at
  * most 32 * that many rows (one pass); the table it builds fits the R = 8 table's shared
@@ -430,7 +431,7 @@ __device__ __forceinline__ void put_f32(const dpa_phmm_kargs &a, int32_t pidx, i
 /* One warp task per warp: up to 32/G pairs of one configuration. U: uniform coefficients
  * (coefs<T, R, true>), which need 4 R fewer registers: R = 16 then fits 4 blocks per SM. */
 template <int G, int R, bool U>
-__global__ void __launch_bounds__(DPA_PHMM_BLOCK, U ? DPA_PHMM_MINB16U : R == 16 ? DPA_PHMM_MINB16 : 4) phmm_f32(const dpa_phmm_kargs a)
+__global__ void __launch_bounds__(DPA_PHMM_BLOCK, R == 32 ? 2 : U ? DPA_PHMM_MINB16U : R == 16 ? DPA_PHMM_MINB16 : 4) phmm_f32(const dpa_phmm_kargs a)
 {
     extern __shared__ float4 smem_tbl[];
     const int wid = blockIdx.x * (DPA_PHMM_BLOCK / 32) + threadIdx.x / 32;
@@ -492,7 +493,7 @@ __global__ void __launch_bounds__(DPA_PHMM_BLOCK) phmm_f64(const dpa_phmm_kargs 
 extern "C" const dpa_phmm_cfg dpa_phmm_cfgs[DPA_PHMM_NUM_KERN] = {
     { 1, 8, 0 }, { 1, 16, 0 }, { 4, 8, 0 }, { 4, 16, 0 }, { 8, 8, 0 },
     { 8, 16, 0 }, { 16, 8, 0 }, { 16, 16, 0 }, { 32, 8, 0 }, { 32, 16, 0 },
-    { 4, 16, 1 }, { 8, 16, 1 }, { 16, 16, 1 }, { 32, 16, 1 },
+    { 8, 16, 1 }, { 16, 16, 1 }, { 32, 16, 1 }, { 16, 32, 1 }, { 32, 32, 1 },
 };
 
 extern "C" const void *dpa_phmm_kernel_f32(int32_t cfg)
@@ -508,10 +509,11 @@ extern "C" const void *dpa_phmm_kernel_f32(int32_t cfg)
     case 7: return (const void *)phmm_f32<16, 16, false>;
     case 8: return (const void *)phmm_f32<32, 8, false>;
     case 9: return (const void *)phmm_f32<32, 16, false>;
-    case 10: return (const void *)phmm_f32<4, 16, true>;
-    case 11: return (const void *)phmm_f32<8, 16, true>;
-    case 12: return (const void *)phmm_f32<16, 16, true>;
-    case 13: return (const void *)phmm_f32<32, 16, true>;
+    case 10: return (const void *)phmm_f32<8, 16, true>;
+    case 11: return (const void *)phmm_f32<16, 16, true>;
+    case 12: return (const void *)phmm_f32<32, 16, true>;
+    case 13: return (const void *)phmm_f32<16, 32, true>;
+    case 14: return (const void *)phmm_f32<32, 32, true>;
     default: return nullptr;
     }
 }

@@ -387,7 +387,7 @@ typedef struct pair_job {
     const dpa_cuda_slot *s;
     const dpa_phmm_task *tasks;
     const uint8_t *tcfg;
-    int tshift, use_float, uniform;
+    int tshift, use_float, uniform, r32;
     int64_t n;
     uint32_t *key, *idx;
     dpa_phmm_pdesc *pairs;
@@ -415,7 +415,7 @@ static void keys_part(void *arg, int part, int np)
             c = CFG_WIDE;
             nwide++;
         } else if (j->uniform && (rw & 2)) {
-            c = dpa_phmm_uniform_cfg(c); /* the same bits (test_cuda_pairhmm) */
+            c = dpa_phmm_uniform_cfg(c, L, j->r32); /* the same bits (test_cuda_pairhmm) */
         }
         /* G R is a power of two */
         const int sh = c == CFG_WIDE ? __builtin_ctz(DPA_PHMM_DOUBLE_G * DPA_PHMM_DOUBLE_R)
@@ -544,6 +544,7 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
     pj.tshift = tshift;
     pj.use_float = use_float;
     pj.uniform = b->uniform;
+    pj.r32 = d->r32;
     pj.n = n;
     pj.key = key;
     pj.idx = idx;

@@ -80,8 +80,8 @@ TEST(CudaPairHmm, UniformKernelsMatchPerRowKernelsBitwise)
     for (int h = 0; h < 5; h++)
         batch.haps.push_back(dpa_test::random_bases(rng, 40 + (int)(rng() % 1100)));
     batch.haps.push_back(std::string(300, 'N'));
-    const int lens[] = { 16, 32, 48, 64, 96, 128, 144, 160, 256, 272, 512, 528, 1024,
-                         17, 127, 150, 151, 513 };
+    const int lens[] = { 16, 32, 48, 64, 96, 128, 144, 160, 256, 272, 288, 320, 512, 528,
+                         544, 1024, 1056, 17, 127, 150, 151, 513 };
     int k = 0;
     for (int len : lens) {
         for (int rep = 0; rep < 3; rep++, k++) {
@@ -110,6 +110,13 @@ TEST(CudaPairHmm, UniformKernelsMatchPerRowKernelsBitwise)
         base = gpu(bk, b, tasks, DPA_PRECISION_FLOAT_THEN_DOUBLE);
     }
     expect_close(base, want, 1e-4, seed, "per-row kernels");
+    bool r32 = false; /* the R = 32 kernels need 80 KiB of shared memory per block: every
+                       * GPU from sm_80 on gives it, sm_75 does not */
+    {
+        Backend bk;
+        dpa_device_info info;
+        r32 = bk.ops->device_info(bk.b, 0, &info) == DPA_OK && info.cc_major >= 8;
+    }
     for (int cfg : { -1, 3, 5, 7, 9 }) {
         for (const char *uni : { "0", "1" }) {
             ScopedEnv f("DPACCEL_CUDA_FORCE_CFG", std::to_string(cfg));
@@ -124,21 +131,26 @@ TEST(CudaPairHmm, UniformKernelsMatchPerRowKernelsBitwise)
             EXPECT_EQ(0, std::memcmp(base.data(), got.data(), got.size() * 8))
                 << "cfg " << cfg << " uniform " << uni << " differs bitwise from the per-row "
                 << "default";
-            // which kernels ran: the timing line's "cfgs" list (10..13 are the uniform ones);
-            // the default configuration of a small call may pick no R = 16 kernel at all
+            // which kernels ran: the timing line's "cfgs" list (10..14 are the uniform ones,
+            // 13 and 14 with R = 32); the default configuration of a small call may pick no
+            // R = 16 kernel at all, and <4,16> (cfg 3) has no uniform form
             const size_t at = log.find("cfgs ");
             ASSERT_NE(at, std::string::npos) << log;
             const std::string list = log.substr(at + 5, log.find(' ', at + 5) - at - 5);
-            bool any_u = false;
+            bool any_u = false, any_r32 = false;
             size_t p = 0;
             while (p < list.size()) {
                 const int c = std::atoi(list.c_str() + p);
-                any_u |= c >= 10 && c <= 13;
+                any_u |= c >= 10 && c <= 14;
+                any_r32 |= c == 13 || c == 14;
                 const size_t q = list.find(',', p);
                 p = q == std::string::npos ? list.size() : q + 1;
             }
-            if (cfg >= 0 || uni[0] == '0')
+            if ((cfg >= 0 && cfg != 3) || uni[0] == '0')
                 EXPECT_EQ(any_u, uni[0] == '1') << "cfg " << cfg << ": kernels used " << list;
+            if (cfg == 3) EXPECT_FALSE(any_u) << "kernels used " << list;
+            if (cfg == 9 && uni[0] == '1' && r32)
+                EXPECT_TRUE(any_r32) << "R = 32 kernels not used: " << list;
         }
     }
 }
