@@ -5,8 +5,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
-import java.util.Arrays;
 
 /**
  * Loads libdpaccel once per class loader. Lookup order:
@@ -112,17 +110,37 @@ public final class NativeLoader {
         source = "bundled " + folder + CORE + " extracted to " + target;
     }
 
+    /*
+     * Streams the resource to dest and checks the written file against the resource's size
+     * and CRC-32, reading both in pieces: the CUDA library is tens of MB (one kernel set per
+     * architecture), and holding it (twice) on the heap made a 192 MB-heap JVM fail to load.
+     */
     private static Path extract(ClassLoader cl, String resource, Path dest) throws IOException {
-        byte[] bytes;
+        java.util.zip.CRC32 written = new java.util.zip.CRC32();
+        long size = 0;
+        byte[] buf = new byte[1 << 16];
         try (InputStream in = cl.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IOException("resource " + resource + " vanished");
             }
-            bytes = in.readAllBytes();
+            try (java.io.OutputStream out = Files.newOutputStream(dest)) {
+                for (int n; (n = in.read(buf)) > 0; ) {
+                    out.write(buf, 0, n);
+                    written.update(buf, 0, n);
+                    size += n;
+                }
+            }
         }
-        Files.copy(new java.io.ByteArrayInputStream(bytes), dest, StandardCopyOption.REPLACE_EXISTING);
         dest.toFile().deleteOnExit();
-        if (!Arrays.equals(bytes, Files.readAllBytes(dest))) {
+        java.util.zip.CRC32 onDisk = new java.util.zip.CRC32();
+        long diskSize = 0;
+        try (InputStream in = Files.newInputStream(dest)) {
+            for (int n; (n = in.read(buf)) > 0; ) {
+                onDisk.update(buf, 0, n);
+                diskSize += n;
+            }
+        }
+        if (diskSize != size || onDisk.getValue() != written.getValue()) {
             throw new IOException("extracted " + dest + " differs from " + resource + " (disk full?)");
         }
         return dest;
