@@ -10,7 +10,8 @@
  * warp holds rows_per_lane consecutive rows of the strip and at step t works on column
  * j = t - k + 1, so one step is one anti-diagonal of lanes; a strip takes m + 31 steps. Each
  * lane writes one 32-bit word per step, 4 bits per row (SW_NIB_*), at word
- * (strip * (m + 31) + t) * 32 + k: the warp's 32 words of a step are 128 contiguous bytes.
+ * (strip * (m + 31) + t) * 32 + k of its warp's workspace: the warp's 32 words of a step
+ * are 128 contiguous bytes.
  */
 #ifndef DPA_CUDA_SW_H
 #define DPA_CUDA_SW_H
@@ -35,17 +36,14 @@ enum {
     SW_NIB_V_KEEP = 8      /* vertical gap extended (not opened) here: GATK's !V_OPEN     */
 };
 
-/* One pair of a chunk, as the kernel reads it. Offsets are relative to the chunk's
- * regions (sw_launch.cu), so 32 bits hold them for any chunk the budget admits. */
+/* One pair of a chunk, as the kernel reads it. Offsets are relative to the chunk's bases
+ * region (sw_launch.cu), so 32 bits hold them for any chunk the budget admits. The pair's
+ * traceback and scratch are not per pair: each warp of the persistent grid owns one
+ * workspace (sw_kernels.cu) and reuses it for every pair it takes. */
 typedef struct dpa_sw_desc {
     uint32_t ref;   /* byte offset of the reference in the bases region */
     uint32_t alt;   /* byte offset of the alternate */
     int32_t n, m;   /* ref_len, alt_len */
-    uint32_t tb;    /* traceback offset in 128-byte units */
-    uint32_t scr;   /* int32 scratch offset: HV[m+1] (int2), bottom[m+1], lastcol[n+1],
-                       the alternate's base codes (m bytes);
-                       after the start cell is chosen, the CIGAR text is built backwards in it */
-    uint32_t pad[2];
 } dpa_sw_desc;
 
 /* One pair's result: CIGAR text at text[pos .. pos + len), the alignment offset and whether
@@ -60,7 +58,6 @@ typedef struct dpa_sw_res {
 typedef struct dpa_sw_kparams {
     int32_t match, mismatch, open, extend, overhang;
     int32_t one, minus_one; /* 1 and -1: multipliers ptxas cannot fold (sw_kernels.cu, cell_k) */
-    int32_t split_tb;       /* DPACCEL_SW_SPLIT_TB=1: traceback in its own kernel (measurement) */
 } dpa_sw_kparams;
 
 #ifdef __cplusplus
@@ -92,10 +89,15 @@ static inline SW_HD int64_t dpa_sw_gpu_scr_words(int32_t n, int32_t m)
     return ((3 * ((int64_t)m + 1) + (int64_t)n + 1 + ((int64_t)m + 3) / 4) + 3) & ~(int64_t)3;
 }
 
-/* sw_kernels.cu: launches the kernel over np pairs on stream. */
+/* sw_kernels.cu: launches the persistent grid of `warps` warps over np pairs on stream.
+ * Warp w's workspace starts at ws + w * (tb_bytes + 4 * scr_words): tb_bytes of traceback
+ * (a multiple of 128), then scr_words of scratch (a multiple of 4), both at least the
+ * largest pair's. counters[0] is the CIGAR text used, counters[1] the next pair to take;
+ * both must be 0 at launch. */
 cudaError_t dpa_sw_launch(const dpa_sw_desc *descs, int32_t np, const uint8_t *bases,
-                          uint32_t *tb, int32_t *scr, char *text, uint32_t *text_used,
-                          dpa_sw_res *res, dpa_sw_kparams p, cudaStream_t stream);
+                          uint8_t *ws, uint64_t tb_bytes, uint64_t scr_words, int32_t warps,
+                          char *text, uint32_t *counters, dpa_sw_res *res, dpa_sw_kparams p,
+                          cudaStream_t stream);
 
 /* sw_kernels.cu: warps of sw_kernel one SM of the current device holds at once (0 if the
  * query fails). */

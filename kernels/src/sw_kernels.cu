@@ -1,22 +1,23 @@
 /*
- * sw_kernels.cu — the Smith-Waterman kernel: one warp per pair, GATK 4.6's recurrence and
- * tie-breaking exactly as the scalar reference (native/src/cpu/sw/sw_ref.c, docs/sw.md).
+ * sw_kernels.cu — the Smith-Waterman kernel: a persistent grid of warps, each aligning one
+ * pair at a time in its own workspace; GATK 4.6's recurrence and tie-breaking exactly as the
+ * scalar reference (native/src/cpu/sw/sw_ref.c, docs/sw.md).
  *
- * Per pair:
+ * Per pair (sw_pair):
  *   1. SOFTCLIP / IGNORE: GATK's exact-substring shortcut, candidates tested 32 at a time
  *      from the last one (the warp's ballot picks the last occurrence);
  *   2. fill: anti-diagonal wavefront over row strips (geometry in sw_cuda.h). A lane keeps
  *      its rows' left score and running horizontal gap in registers; the score and running
  *      vertical gap of its last row go to the next lane by one shuffle each per step; the
- *      strip's last row goes through Hb/Vb in scratch to the next strip. Column m and row n
+ *      strip's last row goes through HV in scratch to the next strip. Column m and row n
  *      are kept for the start cell;
- *   3. start cell (warp reductions with GATK's tie rules), left in res for
- *   4. sw_tb_kernel (one thread per pair, launched right after on the same stream): GATK's
- *      traceback, the CIGAR text built backwards in the pair's scratch, then appended to
- *      the chunk's text region (one atomicAdd reserves it).
+ *   3. start cell (warp reductions with GATK's tie rules);
+ *   4. GATK's traceback walked by the whole warp, the CIGAR text built backwards in the
+ *      scratch, then appended to the chunk's text region (one atomicAdd reserves it).
  *
  * Integer safety: dpa_sw_validate() bounds every score and gap value of the real cells below
- * 2^30 in magnitude; rows beyond n are never computed, so nothing here overflows.
+ * 2^30 in magnitude. Rows past n (the last strip's padding) are computed with wrap-around
+ * arithmetic and never read.
  */
 #include <limits.h>
 
@@ -50,7 +51,6 @@ typedef struct sw_warp_smem {
 } sw_warp_smem;
 #define SW_U 4 /* steps per unrolled block of the fill (steps()): loads and stores take immediate offsets */
 #define SW_D 2 /* the fill's loads run SW_D steps ahead (SW_U is a multiple of it) */
-#define SW_RES_TRACEBACK (-1) /* res[].exact of a pair whose traceback is still to run */
 #define SW_CUTOFF (-100000000)       /* GATK's MATRIX_MIN_CUTOFF */
 #define SW_LOW_INIT (INT_MIN / 2)    /* GATK's initial best gap  */
 
@@ -111,6 +111,19 @@ __device__ __forceinline__ int mad(int a, int b, int c)
     return (int)((unsigned)a * (unsigned)b + (unsigned)c);
 }
 
+#ifndef SW_CELL
+/* 2: both gaps by VIADDMNMX (max(a + b, c) in one instruction, native on sm_90 and emulated
+ * by two elsewhere) and their sign differences by one 3-input IADD3 each; 1: run 9's cell,
+ * every add an IMAD (measurement variant; docs/sw-cuda.md, run 10) */
+#define SW_CELL 2
+#endif
+
+/* a + b - c with int32 wrap-around (rows past n, as mad()) */
+__device__ __forceinline__ int add_sub(int a, int b, int c)
+{
+    return (int)((unsigned)a + (unsigned)b - (unsigned)c);
+}
+
 /* One cell of GATK's recurrence. The traceback bits are the sign bits of four differences:
  * vertical gap opened (V + e < HO), horizontal gap opened (h + e < leftO), down rather than
  * right (h < V), not diagonal (d < max(h, V)); GATK's ">=" keeps are their complements. The
@@ -121,12 +134,22 @@ template <bool CUT>
 __device__ __forceinline__ void cell(int &V, int &hg, int &left_o, int &dg_o, int &ho, int s_o,
                                      const cell_k &k, uint32_t &word)
 {
+#if SW_CELL == 2
+    /* the gap updates take the ALU's VIADDMNMX and the sign differences IADD3, which leaves
+     * the FMA pipe the four IMADs below: per cell 2 + 2 + 1 ALU and 4 FMA-pipe integer
+     * instructions besides the 4 funnel shifts (run 9: 2 + 1 ALU, 7 FMA) */
+    const int dv = add_sub(V, k.extend, ho);
+    V = __viaddmax_s32(V, k.extend, ho);
+    const int dh = add_sub(hg, k.extend, left_o);
+    hg = __viaddmax_s32(hg, k.extend, left_o);
+#else
     const int v_e = mad(V, k.one, k.extend);
     const int dv = mad(ho, k.minus_one, v_e);
     V = max(v_e, ho);
     const int h_e = mad(hg, k.one, k.extend);
     const int dh = mad(left_o, k.minus_one, h_e);
     hg = max(h_e, left_o);
+#endif
     const int dr = mad(V, k.minus_one, hg);
     const int d = mad(dg_o, k.one, s_o);
 #if SW_CHAIN3
@@ -507,31 +530,26 @@ __device__ void put_result(const char *text_end, int len, int offset, int exact,
 /* The traceback of a filled pair whose start cell is (p1, p2) with trailing overhang seg;
  * the CIGAR text is built backwards at the end of the pair's scratch (its score rows are
  * dead by now). */
-__device__ void finish_pair(const dpa_sw_desc &dsc, const uint32_t *tb, int32_t *scr, int p1,
+__device__ void finish_pair(const dpa_sw_desc &dsc, const uint32_t *tb, int32_t *S, int p1,
                             int p2, int seg, int ov, char *text, uint32_t *text_used,
                             dpa_sw_res *res, int lane)
 {
     const int n = dsc.n, m = dsc.m, rows = dpa_sw_gpu_lane_rows(n);
-    char *const text_end = (char *)(scr + dsc.scr + dpa_sw_gpu_scr_words(n, m));
-    const tb_view tv = { tb + (size_t)dsc.tb * 32, m, rows, 32 * rows };
+    char *const text_end = (char *)(S + dpa_sw_gpu_scr_words(n, m));
+    const tb_view tv = { tb, m, rows, 32 * rows };
     int offset = 0;
     const int len = traceback_warp(tv, p1, p2, seg, ov, text_end, &offset, lane);
     __syncwarp();
     put_result(text_end, len, offset, 0, text, text_used, res, lane);
 }
 
-__global__ void __launch_bounds__(32 * SW_WARPS_PER_BLOCK, SW_MIN_BLOCKS)
-    sw_kernel(const dpa_sw_desc *__restrict__ descs, int np, const uint8_t *__restrict__ bases,
-              uint32_t *tb, int32_t *scr, char *text, uint32_t *text_used,
-              dpa_sw_res *res, dpa_sw_kparams p)
+/* One pair, start to CIGAR, by the whole warp in its workspace (tb, S). */
+__device__ void sw_pair(const dpa_sw_desc &dsc, const uint8_t *bases, uint32_t *tb, int32_t *S,
+                        sw_warp_smem *sm, char *text, uint32_t *text_used, dpa_sw_res *res,
+                        const dpa_sw_kparams &p, int lane)
 {
-    const int pair = blockIdx.x * SW_WARPS_PER_BLOCK + (threadIdx.x >> 5);
-    const int lane = threadIdx.x & 31;
-    if (pair >= np) return; /* the whole warp leaves together */
-    const dpa_sw_desc dsc = descs[pair];
     const int n = dsc.n, m = dsc.m;
     const uint8_t *ref = bases + dsc.ref, *alt = bases + dsc.alt;
-    int32_t *S = scr + dsc.scr;
 
     if ((p.overhang == OV_SOFTCLIP || p.overhang == OV_IGNORE) && m <= n) {
         const int r = last_index_of(ref, n, alt, m, lane);
@@ -540,15 +558,13 @@ __global__ void __launch_bounds__(32 * SW_WARPS_PER_BLOCK, SW_MIN_BLOCKS)
             char *txt = text_end;
             if (lane == 0) emit_back(&txt, m, OP_M);
             const int len = __shfl_sync(SW_FULL, (int)(text_end - txt), 0);
-            put_result(text_end, len, r, 1, text, text_used, &res[pair], lane);
+            put_result(text_end, len, r, 1, text, text_used, res, lane);
             return;
         }
     }
     const int strips = dpa_sw_gpu_strips(n), rows = dpa_sw_gpu_lane_rows(n);
     int2 *HV = (int2 *)S;
     int32_t *bottom = S + 2 * (m + 1), *lastcol = S + 3 * (m + 1);
-    extern __shared__ unsigned char sw_smem_raw[];
-    sw_warp_smem *sm = (sw_warp_smem *)sw_smem_raw + (threadIdx.x >> 5);
     /* the alternate's distinct bases: a table of substitution scores when few */
     int nsym = SW_KMAX + 1;
     const uint8_t *fill_alt = alt;
@@ -580,15 +596,14 @@ __global__ void __launch_bounds__(32 * SW_WARPS_PER_BLOCK, SW_MIN_BLOCKS)
             fill_alt = acode;
         }
     }
-    uint32_t *ptb = tb + (size_t)dsc.tb * 32;
     /* MATRIX_MIN_CUTOFF can bind only when some value may fall below it */
     const int64_t w = (int64_t)abs(p.match) + abs(p.mismatch) + abs(p.open) + abs(p.extend);
     const bool cut = w * ((int64_t)n + m + 1) >= -(int64_t)SW_CUTOFF;
 #define SW_FILL2(R, CUT)                                                                           \
     (nsym <= SW_KMAX                                                                               \
-         ? fill<R, CUT, true>(ref, n, fill_alt, m, p, ptb, HV, bottom, lastcol, lane, strips, sm,  \
+         ? fill<R, CUT, true>(ref, n, fill_alt, m, p, tb, HV, bottom, lastcol, lane, strips, sm,   \
                               nsym)                                                                \
-         : fill<R, CUT, false>(ref, n, alt, m, p, ptb, HV, bottom, lastcol, lane, strips, sm, 0))
+         : fill<R, CUT, false>(ref, n, alt, m, p, tb, HV, bottom, lastcol, lane, strips, sm, 0))
 #define SW_FILL(R) (cut ? SW_FILL2(R, true) : SW_FILL2(R, false))
     switch (rows) { /* rows is 1..8 (sw_cuda.h) */
     case 1: SW_FILL(1); break;
@@ -605,33 +620,43 @@ __global__ void __launch_bounds__(32 * SW_WARPS_PER_BLOCK, SW_MIN_BLOCKS)
     int p1, p2, seg;
     start_cell(n, m, p.overhang, bottom, lastcol, lane, &p1, &p2, &seg);
     __syncwarp(); /* the text overwrites lastcol */
-    if (p.split_tb) {
-        /* measurement switch (DPACCEL_SW_SPLIT_TB=1): the walk in sw_tb_kernel */
-        if (lane == 0) {
-            dpa_sw_res r;
-            r.pos = (uint32_t)p1;
-            r.len = p2;
-            r.offset = seg;
-            r.exact = SW_RES_TRACEBACK;
-            res[pair] = r;
-        }
-        return;
-    }
-    finish_pair(dsc, tb, scr, p1, p2, seg, p.overhang, text, text_used, &res[pair], lane);
+    finish_pair(dsc, tb, S, p1, p2, seg, p.overhang, text, text_used, res, lane);
 }
 
-/* DPACCEL_SW_SPLIT_TB=1 only: the traceback of the pairs sw_kernel left marked (p1, p2 and
- * the trailing overhang in res), one warp per pair, after the fill on the same stream. */
-__global__ void __launch_bounds__(32)
-    sw_tb_kernel(const dpa_sw_desc *__restrict__ descs, int np, const uint32_t *tb, int32_t *scr,
-                 char *text, uint32_t *text_used, dpa_sw_res *res, int overhang)
+/* The persistent grid: as many warps as the GPU holds at once (or fewer: the workspace
+ * budget, DPACCEL_SW_GRID_WARPS), each taking the next pair from counters[1] until none is
+ * left. The engine sorts pairs by cells, largest first, so the last pairs taken are the
+ * shortest and the warps finish close together; no warp ever waits for a block or a wave,
+ * and a warp's traceback and scratch are allocated once, for the chunk's largest pair,
+ * instead of once per pair. */
+__global__ void __launch_bounds__(32 * SW_WARPS_PER_BLOCK, SW_MIN_BLOCKS)
+    sw_kernel(const dpa_sw_desc *__restrict__ descs, int np, const uint8_t *__restrict__ bases,
+              uint8_t *ws, uint64_t tb_bytes, uint64_t scr_words, char *text, uint32_t *counters,
+              dpa_sw_res *res, dpa_sw_kparams p)
 {
-    const int pair = blockIdx.x, lane = threadIdx.x;
-    if (pair >= np) return;
-    const dpa_sw_res in = res[pair];
-    if (in.exact != SW_RES_TRACEBACK) return;
-    finish_pair(descs[pair], tb, scr, (int)in.pos, in.len, in.offset, overhang, text, text_used,
-                &res[pair], lane);
+    const int warp = blockIdx.x * SW_WARPS_PER_BLOCK + (threadIdx.x >> 5);
+    const int lane = threadIdx.x & 31;
+    uint8_t *const mine = ws + (size_t)warp * (size_t)(tb_bytes + 4 * scr_words);
+    uint32_t *const tb = (uint32_t *)mine;
+    int32_t *const S = (int32_t *)(mine + tb_bytes);
+    extern __shared__ unsigned char sw_smem_raw[];
+    sw_warp_smem *sm = (sw_warp_smem *)sw_smem_raw + (threadIdx.x >> 5);
+    for (;;) {
+        unsigned taken = 0;
+        if (lane == 0) taken = atomicAdd(&counters[1], 1u);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+        /* REDUX writes a uniform register: ptxas then knows the whole warp takes the same
+         * pair and keeps the loop convergent. With a shuffle it does not, and every global
+         * access of the fill re-derives its memory descriptor (2 R2UR each, ~6% of the
+         * steady loop's issue slots). */
+        const int pair = (int)__reduce_max_sync(SW_FULL, taken);
+#else
+        const int pair = (int)__shfl_sync(SW_FULL, taken, 0);
+#endif
+        if (pair >= np) return; /* the whole warp leaves together */
+        sw_pair(descs[pair], bases, tb, S, sm, text, &counters[0], &res[pair], p, lane);
+        __syncwarp(); /* every lane is done with the workspace before the next pair's fill */
+    }
 }
 
 #define SW_SMEM_BYTES (SW_WARPS_PER_BLOCK * sizeof(sw_warp_smem))
@@ -657,16 +682,16 @@ extern "C" int dpa_sw_resident_warps_per_sm(void)
 }
 
 extern "C" cudaError_t dpa_sw_launch(const dpa_sw_desc *descs, int32_t np, const uint8_t *bases,
-                                     uint32_t *tb, int32_t *scr, char *text, uint32_t *text_used,
+                                     uint8_t *ws, uint64_t tb_bytes, uint64_t scr_words,
+                                     int32_t warps, char *text, uint32_t *counters,
                                      dpa_sw_res *res, dpa_sw_kparams p, cudaStream_t stream)
 {
     if (np <= 0) return cudaSuccess;
-    const int blocks = (np + SW_WARPS_PER_BLOCK - 1) / SW_WARPS_PER_BLOCK;
+    if (warps > np) warps = np;
+    if (warps < 1) warps = 1;
+    const int blocks = (warps + SW_WARPS_PER_BLOCK - 1) / SW_WARPS_PER_BLOCK;
     sw_prefer_shared();
     sw_kernel<<<blocks, 32 * SW_WARPS_PER_BLOCK, SW_SMEM_BYTES, stream>>>(
-        descs, np, bases, tb, scr, text, text_used, res, p);
-    cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess || !p.split_tb) return e;
-    sw_tb_kernel<<<np, 32, 0, stream>>>(descs, np, tb, scr, text, text_used, res, p.overhang);
+        descs, np, bases, ws, tb_bytes, scr_words, text, counters, res, p);
     return cudaGetLastError();
 }

@@ -1,21 +1,26 @@
 /*
- * sw_launch.cu — host side of the CUDA Smith-Waterman: cuts the caller's pairs into chunks
- * of the device budget, packs each chunk into the slot's pinned buffer, and runs
- * H2D -> kernel -> D2H (results) -> D2H (CIGAR text actually used) on the slot's stream,
- * then copies each CIGAR into the caller's slot.
+ * sw_launch.cu — host side of the CUDA Smith-Waterman: cuts the caller's pairs into chunks,
+ * packs each chunk into the slot's pinned buffer, and runs H2D -> kernel -> D2H (results)
+ * -> D2H (CIGAR text actually used) on the slot's stream, then copies each CIGAR into the
+ * caller's slot.
  *
  * Chunks are pipelined (dpa_cuda_sw_run): the host packs chunk k + 1 while chunk k runs and
- * unpacks chunk k while chunk k + 1 runs, from two halves of the slot's pinned buffer.
+ * unpacks chunk k while chunk k + 1 runs, from two halves of the slot's pinned buffer. The
+ * first chunk of a call holds one pair per warp of the grid and each later one at most twice
+ * its predecessor, so the GPU starts after a small pack, not after the whole call's.
  *
  * Chunk layout, the same offsets on the device and in the pinned buffer (the pinned one
  * stops after the text):
- *   descs[np] | bases | used (u32, 16 B) | res[np] | text | scratch (int32) | traceback
- * One H2D copies descs .. used (used = 0), one D2H copies used .. res, a second D2H copies
- * the used bytes of text (a few bytes per pair instead of the 2 * (n + m) bound).
+ *   descs[np] | bases | counters (u32 x 4) | res[np] | text | workspace (per warp)
+ * One H2D copies descs .. counters (counters = 0), one D2H copies counters .. res, a second
+ * D2H copies the used bytes of text (a few bytes per pair instead of the 2 * (n + m) bound).
  *
- * Memory: the slot's buffers are the PairHMM pool's (device_pool.cu), grown to the largest
- * chunk and kept, so steady-state calls never allocate. A chunk holds at most chunk_bytes
- * of device memory unless one pair alone needs more (at most ~0.55 GB: 2^30 cells).
+ * Memory: the per-pair regions of a chunk hold at most chunk_bytes (and 2^31: 32-bit
+ * offsets). The workspace is one traceback + scratch per warp of the persistent grid, sized
+ * for the chunk's largest pair; the grid has as many warps as the GPU holds at once unless
+ * their workspace would pass sw_ws_allow() (then fewer warps, at least one) or
+ * DPACCEL_SW_GRID_WARPS caps it. The slot's buffers are the PairHMM pool's (device_pool.cu),
+ * grown to the largest chunk and kept, so steady-state calls never allocate.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +29,7 @@
 
 #include "sw_cuda.h"
 
-/* u32 offsets in dpa_sw_desc / dpa_sw_res: a chunk's regions stay below 2^31 bytes */
+/* u32 offsets in dpa_sw_desc / dpa_sw_res: a chunk's per-pair regions stay below 2^31 bytes */
 #define SW_CHUNK_MAX_BYTES ((size_t)1 << 31)
 #define SW_CHUNK_MAX_PAIRS ((int64_t)1 << 22)
 
@@ -37,72 +42,90 @@ static double wall(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* DPACCEL_SW_SPLIT_TB=1 moves the traceback into its own kernel (to measure the fused one
- * against it; docs/sw-cuda.md, run 6). */
-static int sw_split_tb(void)
+/* DPACCEL_SW_GRID_WARPS=N caps the persistent grid at N warps (tests: few warps, each
+ * reusing its workspace for many pairs; measurements of occupancy); 0 or unset: no cap. */
+static int64_t sw_grid_cap(void)
 {
-    const char *e = getenv("DPACCEL_SW_SPLIT_TB");
-    return e && e[0] == '1';
+    const char *e = getenv("DPACCEL_SW_GRID_WARPS");
+    const long long v = e ? atoll(e) : 0;
+    return v > 0 ? (int64_t)v : 0;
 }
 
-static int sw_waves(void)
+/* Device bytes the workspaces of one call's grid may take: the chunk budget, or a sixteenth
+ * of the device when that is more (a full H100 grid of 1 kb haplotype pairs needs ~1.5 GB:
+ * the default 1 GiB budget would idle a third of the GPU). */
+static size_t sw_ws_allow(const dpa_cuda_backend *b, const dpa_cuda_dev *d)
 {
-    const char *e = getenv("DPACCEL_SW_WAVES");
-    return !(e && e[0] == '0');
+    const size_t dev16 = (size_t)(d->info.total_memory / 16);
+    return b->chunk_bytes > dev16 ? b->chunk_bytes : dev16;
+}
+
+static int64_t grow(int64_t max_pairs)
+{
+    return max_pairs < SW_CHUNK_MAX_PAIRS ? 2 * max_pairs : max_pairs;
 }
 
 typedef struct layout {
-    size_t desc, bases, used, res, text, scr, tb, end;
+    size_t desc, bases, used, res, text, ws, end;
 } layout;
 
-/* Device bytes one pair adds to a chunk (all of its regions, alignment included). */
+/* Device bytes one pair adds to a chunk's per-pair regions. */
 static size_t pair_bytes(int32_t n, int32_t m)
 {
-    return sizeof(dpa_sw_desc) + sizeof(dpa_sw_res) + 3 * ((size_t)n + (size_t)m) +
-           (size_t)dpa_sw_gpu_scr_words(n, m) * 4 + (size_t)dpa_sw_gpu_tb_bytes(n, m);
+    return sizeof(dpa_sw_desc) + sizeof(dpa_sw_res) + 3 * ((size_t)n + (size_t)m);
 }
 
-/* One chunk: pairs [k0, k1) of the call, its layout and its bound on CIGAR text. */
+/* One chunk: pairs [k0, k1) of the call, its layout, its bound on CIGAR text, and its grid:
+ * warps warps, each with tb_bytes of traceback and scr_words of scratch. */
 typedef struct sw_chunk {
     int64_t k0, k1;
     layout L;
     size_t ntext;
+    uint64_t tb_bytes, scr_words;
+    int64_t warps;
 } sw_chunk;
 
-/* Chunk starting at pair k0: as many pairs as the budget holds (at least one), cut to whole
- * waves unless it is the last. */
+/* Chunk starting at pair k0: at most max_pairs pairs, as many as the budget holds (at least
+ * one); grid of at most grid warps within ws_allow. */
 static void plan_chunk(const dpa_sw_batch *batch, const int32_t *pairs, int64_t n, int64_t k0,
-                       size_t budget, int64_t wave, sw_chunk *c)
+                       int64_t max_pairs, size_t budget, int64_t grid, size_t ws_allow,
+                       sw_chunk *c)
 {
     int64_t k1 = k0;
-    size_t dev = 0, nbases = 0, ntext = 0, nscr = 0, ntb = 0;
-    while (k1 < n && k1 - k0 < SW_CHUNK_MAX_PAIRS) {
-        const size_t pb = pair_bytes(batch->ref_lengths[pairs[k1]], batch->alt_lengths[pairs[k1]]);
+    size_t dev = 0, nbases = 0, ntext = 0;
+    int64_t tb = 128, scr = 4;
+    while (k1 < n && k1 - k0 < max_pairs && k1 - k0 < SW_CHUNK_MAX_PAIRS) {
+        const int32_t rn = batch->ref_lengths[pairs[k1]], am = batch->alt_lengths[pairs[k1]];
+        const size_t pb = pair_bytes(rn, am);
         if (k1 > k0 && dev + pb > budget) break;
         dev += pb;
-        k1++;
-    }
-    if (wave > 0 && k1 < n && k1 - k0 > wave) k1 = k0 + (k1 - k0) / wave * wave;
-    for (int64_t k = k0; k < k1; k++) {
-        const int32_t rn = batch->ref_lengths[pairs[k]], am = batch->alt_lengths[pairs[k]];
         nbases += (size_t)rn + (size_t)am;
         ntext += 2 * ((size_t)rn + (size_t)am);
-        nscr += (size_t)dpa_sw_gpu_scr_words(rn, am);
-        ntb += (size_t)dpa_sw_gpu_tb_bytes(rn, am);
+        const int64_t t = dpa_sw_gpu_tb_bytes(rn, am), w = dpa_sw_gpu_scr_words(rn, am);
+        if (t > tb) tb = t;
+        if (w > scr) scr = w;
+        k1++;
     }
     const size_t np = (size_t)(k1 - k0);
+    const size_t per_warp = (size_t)tb + 4 * (size_t)scr;
+    int64_t warps = (int64_t)(ws_allow / per_warp);
+    if (warps > grid) warps = grid;
+    if (warps > (int64_t)np) warps = (int64_t)np;
+    if (warps < 1) warps = 1;
     layout *L = &c->L;
     L->desc = 0;
     L->bases = np * sizeof(dpa_sw_desc);
     L->used = align_up(L->bases + nbases, 16);
     L->res = L->used + 16;
     L->text = align_up(L->res + np * sizeof(dpa_sw_res), 16);
-    L->scr = align_up(L->text + ntext, 16);
-    L->tb = align_up(L->scr + nscr * 4, 128);
-    L->end = L->tb + ntb;
+    L->ws = align_up(L->text + ntext, 128);
+    L->end = L->ws + (size_t)warps * per_warp;
     c->k0 = k0;
     c->k1 = k1;
     c->ntext = ntext;
+    c->tb_bytes = (uint64_t)tb;
+    c->scr_words = (uint64_t)scr;
+    c->warps = warps;
 }
 
 /* Descriptors and bases of chunk c into the pinned staging area h; returns its cells. */
@@ -111,7 +134,7 @@ static int64_t pack_chunk(const dpa_sw_batch *batch, const int32_t *pairs, const
 {
     dpa_sw_desc *desc = (dpa_sw_desc *)(h + c->L.desc);
     uint8_t *hb = h + c->L.bases;
-    size_t bpos = 0, spos = 0, tpos = 0;
+    size_t bpos = 0;
     int64_t cells = 0;
     for (int64_t k = 0; k < c->k1 - c->k0; k++) {
         const int32_t i = pairs[c->k0 + k];
@@ -125,11 +148,6 @@ static int64_t pack_chunk(const dpa_sw_batch *batch, const int32_t *pairs, const
         ds->alt = (uint32_t)bpos;
         memcpy(hb + bpos, batch->alt_bases + batch->alt_offsets[i], (size_t)am);
         bpos += (size_t)am;
-        ds->scr = (uint32_t)spos;
-        spos += (size_t)dpa_sw_gpu_scr_words(rn, am);
-        ds->tb = (uint32_t)(tpos / 128);
-        tpos += (size_t)dpa_sw_gpu_tb_bytes(rn, am);
-        ds->pad[0] = ds->pad[1] = 0;
         cells += (int64_t)rn * am;
     }
     memset(h + c->L.used, 0, 16);
@@ -171,9 +189,10 @@ static cudaError_t launch_chunk(const dpa_cuda_backend *b, dpa_cuda_slot *s, con
     if (e == cudaSuccess && b->timing) e = cudaEventRecord(s->ev[0], s->stream);
     if (e == cudaSuccess)
         e = dpa_sw_launch((const dpa_sw_desc *)(dbase + L.desc), (int32_t)(c->k1 - c->k0),
-                          dbase + L.bases, (uint32_t *)(dbase + L.tb), (int32_t *)(dbase + L.scr),
-                          (char *)(dbase + L.text), (uint32_t *)(dbase + L.used),
-                          (dpa_sw_res *)(dbase + L.res), *kp, s->stream);
+                          dbase + L.bases, dbase + L.ws, c->tb_bytes, c->scr_words,
+                          (int32_t)c->warps, (char *)(dbase + L.text),
+                          (uint32_t *)(dbase + L.used), (dpa_sw_res *)(dbase + L.res), *kp,
+                          s->stream);
     if (e == cudaSuccess && b->timing) e = cudaEventRecord(s->ev[1], s->stream);
     if (e == cudaSuccess)
         e = cudaMemcpyAsync(h + L.used, dbase + L.used, L.text - L.used, cudaMemcpyDeviceToHost,
@@ -193,10 +212,10 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
 {
     dpa_status status = DPA_OK;
     const dpa_sw_kparams kp = { params->match, params->mismatch, params->gap_open,
-                                params->gap_extend, params->overhang, 1, -1,
-                                sw_split_tb() };
+                                params->gap_extend, params->overhang, 1, -1 };
     size_t budget = b->chunk_bytes < SW_CHUNK_MAX_BYTES ? b->chunk_bytes : SW_CHUNK_MAX_BYTES;
-    int64_t exact = 0, nchunks = 0, cells = 0, wave = 0;
+    const size_t ws_allow = sw_ws_allow(b, d);
+    int64_t exact = 0, nchunks = 0, cells = 0, grid, first_pairs, max_pairs;
     size_t dmax = 0, hmax = 0;
     sw_chunk cur, next;
     uint8_t *hhalf[2];
@@ -205,14 +224,17 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
     float k_ms = 0;
     *exact_matches = 0;
     DPA_CUDA_TRY(err, cudaSetDevice(d->cuda_id));
-    /* A chunk of similar pairs (the engine sorts them) runs in waves of `wave` warps; a
-     * chunk cut to whole waves leaves no half-empty last wave (DPACCEL_SW_WAVES=0: off). */
-    if (sw_waves()) wave = (int64_t)d->sms * dpa_sw_resident_warps_per_sm();
+    grid = (int64_t)d->sms * dpa_sw_resident_warps_per_sm();
+    if (grid < 1) grid = 1;
+    if (sw_grid_cap() > 0 && sw_grid_cap() < grid) grid = sw_grid_cap();
+    /* the first chunk: one pair per warp; each later one at most twice the one before */
+    first_pairs = grid;
     /* the buffers are sized once for the largest chunk: both staging halves stay valid */
-    for (int64_t k0 = 0; k0 < n; k0 = cur.k1) {
-        plan_chunk(batch, pairs, n, k0, budget, wave, &cur);
+    max_pairs = first_pairs;
+    for (int64_t k0 = 0; k0 < n; k0 = cur.k1, max_pairs = grow(max_pairs)) {
+        plan_chunk(batch, pairs, n, k0, max_pairs, budget, grid, ws_allow, &cur);
         if (cur.L.end > dmax) dmax = cur.L.end;
-        if (cur.L.scr > hmax) hmax = cur.L.scr;
+        if (cur.L.text > hmax) hmax = cur.L.text;
     }
     hmax = align_up(hmax, 128);
     status = dpa_cuda_slot_reserve(s, dmax, 2 * hmax, err);
@@ -221,7 +243,8 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
     hhalf[1] = (uint8_t *)s->hbuf + hmax;
 
     if (b->timing) t0 = wall();
-    plan_chunk(batch, pairs, n, 0, budget, wave, &cur);
+    max_pairs = first_pairs;
+    plan_chunk(batch, pairs, n, 0, max_pairs, budget, grid, ws_allow, &cur);
     cells += pack_chunk(batch, pairs, &cur, hhalf[0]);
     if (b->timing) t_pack += wall() - t0;
     DPA_CUDA_TRY(err, launch_chunk(b, s, &cur, hhalf[0], &kp));
@@ -232,7 +255,8 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
         /* chunk ci + 1 is packed while chunk ci runs */
         if (b->timing) t0 = wall();
         if (have_next) {
-            plan_chunk(batch, pairs, n, cur.k1, budget, wave, &next);
+            max_pairs = grow(max_pairs);
+            plan_chunk(batch, pairs, n, cur.k1, max_pairs, budget, grid, ws_allow, &next);
             cells += pack_chunk(batch, pairs, &next, hhalf[(ci + 1) & 1]);
         }
         if (b->timing) {
@@ -273,9 +297,11 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
     }
     *exact_matches = exact;
     if (b->timing)
-        fprintf(stderr, "dpa_cuda sw: %lld pairs, %.3f G cells, %lld chunks: call %.2f ms = pack "
-                "%.2f + wait %.2f (kernels %.2f ms, %.3f TCUPS) + d2h/unpack %.2f\n",
-                (long long)n, (double)cells * 1e-9, (long long)nchunks, (wall() - t_call) * 1e3,
+        fprintf(stderr, "dpa_cuda sw: %lld pairs, %.3f G cells, %lld chunks, grid %lld warps: call "
+                "%.2f ms = pack %.2f + wait %.2f (kernels %.2f ms, %.3f TCUPS) + d2h/unpack "
+                "%.2f\n",
+                (long long)n, (double)cells * 1e-9, (long long)nchunks, (long long)grid,
+                (wall() - t_call) * 1e3,
                 t_pack * 1e3, t_wait * 1e3, k_ms, k_ms > 0 ? (double)cells / k_ms * 1e-9 : 0.0,
                 t_unpack * 1e3);
 cleanup:

@@ -242,6 +242,32 @@ TEST(CudaSwChunks, TinyBudgetSplitsAndMatches)
     EXPECT_EQ(compare(bk, p, READ_TO_HAP, DPA_SW_OVERHANG_SOFTCLIP, "chunks", rng), 0);
 }
 
+// A grid of 3 warps: each warp aligns many pairs of different shapes one after another in
+// the same workspace (sized for the largest), so whatever a pair leaves in the traceback,
+// scratch or shared table must not leak into the next one's result.
+TEST(CudaSwGrid, FewWarpsReuseTheirWorkspace)
+{
+    ScopedEnv env("DPACCEL_SW_GRID_WARPS", "3");
+    Backend bk;
+    DPA_REQUIRE_GPU(bk);
+    uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    Pairs p = hap_to_ref(rng, 40);
+    Pairs r = reads_to_hap(rng, 150);
+    p.insert(p.end(), r.begin(), r.end());
+    Pairs d = dangling(rng, 40);
+    p.insert(p.end(), d.begin(), d.end());
+    std::string big = repetitive(rng, 2100);
+    p.push_back({ big, mutate(rng, big, 10, 4, 30) });
+    p.push_back({ big.substr(300, 500), big });  // exact substring in one orientation
+    p.push_back({ big, big.substr(700, 64) });
+    for (int ov = 0; ov < 4; ov++) {
+        EXPECT_EQ(compare(bk, p, NEW_SW, ov, "3 warps", rng), 0);
+        EXPECT_EQ(compare(bk, p, READ_TO_HAP, ov, "3 warps", rng), 0);
+    }
+}
+
 // The largest pair the API admits (65536 x 16384 = 2^30 cells), both orientations.
 TEST_F(CudaSw, MaximumPair)
 {
