@@ -10,7 +10,7 @@
  * its predecessor, so the GPU starts after a small pack, not after the whole call's.
  *
  * Chunk layout, the same offsets on the device and in the pinned buffer (the pinned one
- * stops after the text):
+ * stops before the workspace):
  *   descs[np] | bases | counters (u32 x 4) | res[np] | text | workspace (per warp)
  * One H2D copies descs .. counters (counters = 0), one D2H copies counters .. res, a second
  * D2H copies the used bytes of text (a few bytes per pair instead of the 2 * (n + m) bound).
@@ -234,7 +234,7 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
     for (int64_t k0 = 0; k0 < n; k0 = cur.k1, max_pairs = grow(max_pairs)) {
         plan_chunk(batch, pairs, n, k0, max_pairs, budget, grid, ws_allow, &cur);
         if (cur.L.end > dmax) dmax = cur.L.end;
-        if (cur.L.text > hmax) hmax = cur.L.text;
+        if (cur.L.ws > hmax) hmax = cur.L.ws; /* the text comes back into the staging half too */
     }
     hmax = align_up(hmax, 128);
     status = dpa_cuda_slot_reserve(s, dmax, 2 * hmax, err);

@@ -100,6 +100,8 @@ if [ "${SW_NCU_SRC:-0}" = 1 ] && ! late "ncu source counters"; then
 import csv, sys
 rows = csv.reader(open(sys.argv[1], newline=''))
 hdr = next(rows)
+while hdr and hdr[0] != 'Address':  # a "Kernel Name" line comes first
+    hdr = next(rows)
 keep = [i for i, h in enumerate(hdr) if h in ('Address', 'Source') or 'Instructions Executed' in h
         or h == 'Warp Stall Sampling (All Samples)']
 out = csv.writer(open(sys.argv[2], 'w', newline=''))
