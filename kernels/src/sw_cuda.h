@@ -57,7 +57,7 @@ typedef struct dpa_sw_res {
 
 typedef struct dpa_sw_kparams {
     int32_t match, mismatch, open, extend, overhang;
-    int32_t one, minus_one; /* 1 and -1: multipliers ptxas cannot fold (sw_kernels.cu, cell_k) */
+    int32_t one, minus_one, two; /* 1, -1, 2: multipliers ptxas cannot fold (sw_kernels.cu, cell_k) */
 } dpa_sw_kparams;
 
 #ifdef __cplusplus

@@ -95,7 +95,7 @@ __device__ __forceinline__ void emit_back(char **p, int len, int op)
  * adds and differences run as IMAD on the FMA pipe while max, compare, select and funnel
  * shift take the integer ALU; the two pipes issue side by side (docs/sw-cuda.md, run 4). */
 struct cell_k {
-    int match_o, mismatch_o, open, extend, one, minus_one;
+    int match_o, mismatch_o, open, extend, one, minus_one, two;
 };
 
 /* Appends the sign bit of diff (1: diff < 0) to word. */
@@ -113,9 +113,11 @@ __device__ __forceinline__ int mad(int a, int b, int c)
 
 #ifndef SW_CELL
 /* 2: both gaps by VIADDMNMX (max(a + b, c) in one instruction, native on sm_90 and emulated
- * by two elsewhere) and their sign differences by one 3-input IADD3 each; 1: run 9's cell,
- * every add an IMAD (measurement variant; docs/sw-cuda.md, run 10) */
-#define SW_CELL 2
+ * by two elsewhere) and their sign differences by one 3-input IADD3 each; 3: as 2, but the
+ * last of the four traceback bits is appended on the FMA pipe (IMAD.HI + IMAD instead of one
+ * funnel shift on the ALU: the ALU is the steady loop's bound, the FMA pipe half idle);
+ * 1: run 9's cell, every add an IMAD (measurement variants; docs/sw-cuda.md, runs 11-12) */
+#define SW_CELL 3
 #endif
 
 /* a + b - c with int32 wrap-around (rows past n, as mad()) */
@@ -134,7 +136,7 @@ template <bool CUT>
 __device__ __forceinline__ void cell(int &V, int &hg, int &left_o, int &dg_o, int &ho, int s_o,
                                      const cell_k &k, uint32_t &word)
 {
-#if SW_CELL == 2
+#if SW_CELL >= 2
     /* the gap updates take the ALU's VIADDMNMX and the sign differences IADD3, which leaves
      * the FMA pipe the four IMADs below: per cell 2 + 2 + 1 ALU and 4 FMA-pipe integer
      * instructions besides the 4 funnel shifts (run 9: 2 + 1 ALU, 7 FMA) */
@@ -163,7 +165,14 @@ __device__ __forceinline__ void cell(int &V, int &hg, int &left_o, int &dg_o, in
     int best = max(d, hv);
 #endif
     if (CUT) best = max(best, SW_CUTOFF);
+#if SW_CELL == 3
+    /* word * 2 + (dd >>> 31): the high half of dd * 2 is its sign bit; k.two keeps ptxas from
+     * turning the multiplies back into shifts */
+    word = push_sign(push_sign(push_sign(word, dv), dh), dr);
+    word = (uint32_t)mad((int)word, k.two, (int)__umulhi((unsigned)dd, (unsigned)k.two));
+#else
     word = push_sign(push_sign(push_sign(push_sign(word, dv), dh), dr), dd);
+#endif
     dg_o = left_o;
     ho = mad(best, k.one, k.open);
     left_o = ho;
@@ -280,7 +289,7 @@ __device__ void fill(const uint8_t *ref, int n, const uint8_t *alt, int m, const
                      int strips, sw_warp_smem *sm, int nsym)
 {
     const cell_k k = { p.match - p.open, p.mismatch - p.open, p.open, p.extend, p.one,
-                       p.minus_one };
+                       p.minus_one, p.two };
     const int strip_rows = 32 * R;
     for (int j = lane; j <= m; j += 32)
         HV[j] = make_int2((j == 0 ? 0 : border(p, j)) + p.open, SW_LOW_INIT);

@@ -212,7 +212,7 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
 {
     dpa_status status = DPA_OK;
     const dpa_sw_kparams kp = { params->match, params->mismatch, params->gap_open,
-                                params->gap_extend, params->overhang, 1, -1 };
+                                params->gap_extend, params->overhang, 1, -1, 2 };
     size_t budget = b->chunk_bytes < SW_CHUNK_MAX_BYTES ? b->chunk_bytes : SW_CHUNK_MAX_BYTES;
     const size_t ws_allow = sw_ws_allow(b, d);
     int64_t exact = 0, nchunks = 0, cells = 0, grid, first_pairs, max_pairs;

@@ -35,8 +35,16 @@
 
 #define BIG_CELLS ((int64_t)1 << 26)
 #define MAX_GPUS 64
-/* Concurrent sw calls per device: one per big slot of the CUDA pool (device_pool.cu). */
+/* Concurrent sw calls per device: at most one per big slot of the CUDA pool (device_pool.cu).
+ * DPACCEL_SW_GPU_FEEDERS=1..4 overrides the default (measurements; docs/sw-cuda.md). */
 #define SW_GPU_FEEDERS 4
+
+static int32_t sw_gpu_feeders(void)
+{
+    const char *e = getenv("DPACCEL_SW_GPU_FEEDERS");
+    const int v = e ? atoi(e) : 0;
+    return v >= 1 && v <= SW_GPU_FEEDERS ? v : SW_GPU_FEEDERS;
+}
 
 typedef struct chunk { int64_t first, count, cells; int big; } chunk;
 
@@ -56,6 +64,7 @@ typedef struct run {
     int64_t nleft;
     const int32_t *devices;
     int32_t nfeeders;  /* jobs [0, nfeeders) feed GPUs, the rest are CPU workers */
+    int32_t ndev;      /* GPUs fed: feeder f feeds devices[f % ndev] */
     atomic_llong exact, gpu_pairs;
     atomic_int status; /* first CPU error */
 } run;
@@ -129,7 +138,7 @@ static void mixed_job(void *arg, int64_t index)
 {
     run *R = arg;
     if (index < R->nfeeders)
-        gpu_feeder(R, R->devices[index % (R->nfeeders / SW_GPU_FEEDERS)]);
+        gpu_feeder(R, R->devices[index % R->ndev]);
     else
         cpu_worker(R);
 }
@@ -276,7 +285,8 @@ DPA_API dpa_status dpa_sw_compute(dpa_context *ctx, const dpa_sw_batch *batch,
     atomic_init(&R.status, DPA_OK);
     if (ndev > 0) {
         const int hybrid = backend == DPA_BACKEND_HYBRID;
-        R.nfeeders = ndev * SW_GPU_FEEDERS;
+        R.nfeeders = ndev * sw_gpu_feeders();
+        R.ndev = ndev;
         /* GPU-only: two units per feeder; HYBRID: smaller units so the CPU's share adapts */
         R.gpu_unit_cells = cells / ((int64_t)R.nfeeders * (hybrid ? 8 : 2)) + 1;
         if (R.gpu_unit_cells < ((int64_t)1 << 26)) R.gpu_unit_cells = (int64_t)1 << 26;
