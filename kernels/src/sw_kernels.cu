@@ -116,8 +116,12 @@ __device__ __forceinline__ int mad(int a, int b, int c)
  * by two elsewhere) and their sign differences by one 3-input IADD3 each; 3: as 2, but the
  * last of the four traceback bits is appended on the FMA pipe (IMAD.HI + IMAD instead of one
  * funnel shift on the ALU: the ALU is the steady loop's bound, the FMA pipe half idle);
- * 1: run 9's cell, every add an IMAD (measurement variants; docs/sw-cuda.md, runs 11-12) */
-#define SW_CELL 3
+ * 1: run 9's cell, every add an IMAD (measurement variants; docs/sw-cuda.md, runs 11-12;
+ * run 12 measured 3 ~10% slower than 2) */
+#define SW_CELL 2
+#endif
+#ifndef SW_SPLIT_WORD
+#define SW_SPLIT_WORD 1 /* 0: one accumulator for the step's traceback word (run 11's fill) */
 #endif
 
 /* a + b - c with int32 wrap-around (rows past n, as mad()) */
@@ -206,14 +210,28 @@ template <int R, bool CUT, bool TAB>
 __device__ __forceinline__ uint32_t lane_cells(lane_st<R> &st, unsigned c, const cell_k &k,
                                                const int *tab, int dg_o, int &ho, int &V)
 {
-    uint32_t word = 0;
     /* TAB: c is the base's code and the table holds the R substitution scores of this lane */
     const int *t = tab + c * (R * 32);
+#if SW_SPLIT_WORD
+    /* Two accumulators, rows [0, R/2) and [R/2, R): the word's funnel shifts are one serial
+     * chain through all 4R traceback bits of the step, longer than the score chain (3
+     * instructions per row); split, each half is 2R long, and one shift joins them. */
+    constexpr int H = R / 2;
+    uint32_t wa = 0, wb = 0;
+#pragma unroll
+    for (int q = 0; q < R; q++)
+        cell<CUT>(V, st.hgap[q], st.left_o[q], dg_o, ho,
+                  TAB ? t[q * 32] : st.rc[q] == c ? k.match_o : k.mismatch_o, k,
+                  q < H ? wa : wb);
+    return H > 0 ? (wa << (4 * (R - H))) | wb : wb;
+#else
+    uint32_t word = 0;
 #pragma unroll
     for (int q = 0; q < R; q++)
         cell<CUT>(V, st.hgap[q], st.left_o[q], dg_o, ho,
                   TAB ? t[q * 32] : st.rc[q] == c ? k.match_o : k.mismatch_o, k, word);
     return word;
+#endif
 }
 
 /* SW_U consecutive steps from tb0 (a multiple of SW_U). EDGE blocks test every bound; the
