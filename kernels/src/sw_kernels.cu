@@ -115,7 +115,7 @@ __device__ __forceinline__ int mad(int a, int b, int c)
 /* 2: both gaps by VIADDMNMX (max(a + b, c) in one instruction, native on sm_90 and emulated
  * by two elsewhere) and their sign differences by one 3-input IADD3 each; 3: as 2, but the
  * last of the four traceback bits is appended on the FMA pipe (IMAD.HI + IMAD instead of one
- * funnel shift on the ALU: the ALU is the steady loop's bound, the FMA pipe half idle);
+ * funnel shift on the ALU, to unload the ALU: the loop turned out issue-bound);
  * 1: run 9's cell, every add an IMAD (measurement variants; docs/sw-cuda.md, runs 11-12;
  * run 12 measured 3 ~10% slower than 2) */
 #define SW_CELL 2

@@ -226,7 +226,10 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
     DPA_CUDA_TRY(err, cudaSetDevice(d->cuda_id));
     grid = (int64_t)d->sms * dpa_sw_resident_warps_per_sm();
     if (grid < 1) grid = 1;
-    if (sw_grid_cap() > 0 && sw_grid_cap() < grid) grid = sw_grid_cap();
+    {
+        const int64_t cap = sw_grid_cap();
+        if (cap > 0 && cap < grid) grid = cap;
+    }
     /* the first chunk: one pair per warp; each later one at most twice the one before */
     first_pairs = grid;
     /* the buffers are sized once for the largest chunk: both staging halves stay valid */
