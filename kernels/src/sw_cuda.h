@@ -58,6 +58,11 @@ typedef struct dpa_sw_res {
 typedef struct dpa_sw_kparams {
     int32_t match, mismatch, open, extend, overhang;
     int32_t one, minus_one, two; /* 1, -1, 2: multipliers ptxas cannot fold (sw_kernels.cu, cell_k) */
+    int32_t twin;                /* 1: pairs may be filled two at a time in int16 halves (sw_twin.cuh) */
+    /* the twin fill's constants (dpa_sw_twin_kparams): from the host, so ptxas sees opaque
+     * operands and cannot re-associate them into extra multiply-adds per cell */
+    uint32_t tw_e2, tw_ke, tw_open2, tw_mo2, tw_ndm, tw_low2;
+    int32_t tw_low;
 } dpa_sw_kparams;
 
 #ifdef __cplusplus
@@ -87,6 +92,55 @@ static inline SW_HD int64_t dpa_sw_gpu_tb_bytes(int32_t n, int32_t m)
 static inline SW_HD int64_t dpa_sw_gpu_scr_words(int32_t n, int32_t m)
 {
     return ((3 * ((int64_t)m + 1) + (int64_t)n + 1 + ((int64_t)m + 3) / 4) + 3) & ~(int64_t)3;
+}
+
+/* Twin fill (sw_twin.cuh): pairs 2w and 2w + 1 of a chunk filled together, one in each
+ * 16-bit half of every register, over the geometry of n = max(n_a, n_b), m = max(m_a, m_b).
+ * Each lane stores two words per step (its rows' 4 bits of both pairs), so the traceback
+ * is twice a single pair's; the scratch holds (H + open, V) of both pairs per column (int4),
+ * both pairs' bottom rows and last columns, and the alternates' negated bases per column. */
+static inline SW_HD int64_t dpa_sw_gpu_twin_tb_bytes(int32_t n, int32_t m)
+{
+    return 2 * dpa_sw_gpu_tb_bytes(n, m);
+}
+static inline SW_HD int64_t dpa_sw_gpu_twin_scr_words(int32_t n, int32_t m)
+{
+    return (7 * ((int64_t)m + 1) + 2 * ((int64_t)n + 1) + 3) & ~(int64_t)3;
+}
+
+/* The twin fill's value range (sw_twin.cuh; docs/sw-cuda.md, "Twin fill"): a half holds
+ * a value minus its lane's base plus 0x4000; GATK's initial gap is dpa_sw_twin_low. With
+ * open <= extend <= 0 two neighbouring cells differ by at most M = max(-open, max(match,
+ * mismatch) - open), every value a lane holds between two rebases is within 8 + 16 + 2 cells
+ * of its base cell, so within S = 26 M + max(match, mismatch, 0) + |open| of the base; S must
+ * leave the initial gap below every real value and every half inside [0, 0x7fff]. */
+static inline SW_HD int32_t dpa_sw_twin_low(int32_t extend)
+{
+    return 0x100 - extend;
+}
+static inline SW_HD int dpa_sw_twin_fits(int32_t match, int32_t mismatch, int32_t open,
+                                         int32_t extend)
+{
+    if (!(open <= extend && extend <= 0) || open < -0x4000) return 0;
+    const int64_t smax = match > mismatch ? match : mismatch;
+    int64_t u = smax - (int64_t)open;
+    if (u < 0) u = 0;
+    const int64_t M = u > -(int64_t)open ? u : -(int64_t)open;
+    const int64_t S = 26 * M + (smax > 0 ? smax : 0) - (int64_t)open;
+    return S < 0x4000 - (int64_t)dpa_sw_twin_low(extend);
+}
+
+/* The twin fill's constants (sw_twin.cuh, tw_cell) from the scoring parameters. */
+static inline void dpa_sw_twin_kparams(dpa_sw_kparams *k)
+{
+    const uint32_t e = (uint32_t)k->extend;
+    k->tw_e2 = (e & 0xffffu) * 65537u;
+    k->tw_ke = e * 65536u + (uint32_t)(k->extend + 0x8000);
+    k->tw_open2 = (uint32_t)k->open * 65537u;
+    k->tw_mo2 = (uint32_t)(k->match - k->open) * 65537u;
+    k->tw_ndm = (uint32_t)(k->mismatch - k->match);
+    k->tw_low = dpa_sw_twin_low(k->extend);
+    k->tw_low2 = (uint32_t)k->tw_low * 65537u;
 }
 
 /* sw_kernels.cu: launches the persistent grid of `warps` warps over np pairs on stream.

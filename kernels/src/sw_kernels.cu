@@ -367,6 +367,8 @@ __device__ void fill(const uint8_t *ref, int n, const uint8_t *alt, int m, const
     }
 }
 
+#include "sw_twin.cuh"
+
 /* GATK's start cell (docs/sw.md, "Start cell"): *p1, *p2 and the trailing overhang. */
 __device__ void start_cell(int n, int m, int ov, const int32_t *bottom, const int32_t *lastcol,
                            int lane, int *p1_out, int *p2_out, int *seg_out)
@@ -431,7 +433,8 @@ __device__ void start_cell(int n, int m, int ov, const int32_t *bottom, const in
  * state and run; lane 0 writes the text, which ends at end). A probe reads 32 cells at once:
  * the diagonal ahead, or the row / column back to where a gap was opened, so a pair costs
  * about (n + m) / 32 + 2 x gaps dependent loads instead of n + m. Returns the text length. */
-__device__ int traceback_warp(const tb_view &tv, int p1, int p2, int seg, int ov, char *end,
+template <class TV>
+__device__ int traceback_warp(const TV &tv, int p1, int p2, int seg, int ov, char *end,
                               int *offset, int lane)
 {
     char *w = end;
@@ -552,6 +555,7 @@ __device__ void put_result(const char *text_end, int len, int offset, int exact,
         r.exact = exact;
         *res = r;
     }
+    __syncwarp(); /* every lane has copied its bytes before the scratch is reused */
 }
 
 /* The traceback of a filled pair whose start cell is (p1, p2) with trailing overhang seg;
@@ -570,25 +574,42 @@ __device__ void finish_pair(const dpa_sw_desc &dsc, const uint32_t *tb, int32_t 
     put_result(text_end, len, offset, 0, text, text_used, res, lane);
 }
 
-/* One pair, start to CIGAR, by the whole warp in its workspace (tb, S). */
-__device__ void sw_pair(const dpa_sw_desc &dsc, const uint8_t *bases, uint32_t *tb, int32_t *S,
-                        sw_warp_smem *sm, char *text, uint32_t *text_used, dpa_sw_res *res,
-                        const dpa_sw_kparams &p, int lane)
+/* GATK's exact-substring shortcut (SOFTCLIP, IGNORE): true when it answered the pair. */
+__device__ bool exact_pair(const dpa_sw_desc &dsc, const uint8_t *bases, int32_t *S, char *text,
+                           uint32_t *text_used, dpa_sw_res *res, const dpa_sw_kparams &p, int lane)
+{
+    const int n = dsc.n, m = dsc.m;
+    if (!((p.overhang == OV_SOFTCLIP || p.overhang == OV_IGNORE) && m <= n)) return false;
+    const int r = last_index_of(bases + dsc.ref, n, bases + dsc.alt, m, lane);
+    if (r < 0) return false;
+    char *const text_end = (char *)(S + dpa_sw_gpu_scr_words(n, m));
+    char *txt = text_end;
+    if (lane == 0) emit_back(&txt, m, OP_M);
+    const int len = __shfl_sync(SW_FULL, (int)(text_end - txt), 0);
+    put_result(text_end, len, r, 1, text, text_used, res, lane);
+    return true;
+}
+
+/* MATRIX_MIN_CUTOFF can bind only when some value may fall below it */
+__device__ __forceinline__ bool needs_cutoff(const dpa_sw_kparams &p, int n, int m)
+{
+    const int64_t w = (int64_t)abs(p.match) + abs(p.mismatch) + abs(p.open) + abs(p.extend);
+    return w * ((int64_t)n + m + 1) >= -(int64_t)SW_CUTOFF;
+}
+
+/* Cells the fill of an n x m pair computes (rows past n and the strips' fill/drain steps). */
+__device__ __forceinline__ int64_t fill_cells(int n, int m)
+{
+    return (int64_t)dpa_sw_gpu_strips(n) * 32 * dpa_sw_gpu_lane_rows(n) * ((int64_t)m + 31);
+}
+
+/* One pair's fill, start cell and CIGAR, by the whole warp in its workspace (tb, S). */
+__device__ __forceinline__ void fill_pair(const dpa_sw_desc &dsc, const uint8_t *bases, uint32_t *tb, int32_t *S,
+                          sw_warp_smem *sm, char *text, uint32_t *text_used, dpa_sw_res *res,
+                          const dpa_sw_kparams &p, int lane)
 {
     const int n = dsc.n, m = dsc.m;
     const uint8_t *ref = bases + dsc.ref, *alt = bases + dsc.alt;
-
-    if ((p.overhang == OV_SOFTCLIP || p.overhang == OV_IGNORE) && m <= n) {
-        const int r = last_index_of(ref, n, alt, m, lane);
-        if (r >= 0) {
-            char *const text_end = (char *)(S + dpa_sw_gpu_scr_words(n, m));
-            char *txt = text_end;
-            if (lane == 0) emit_back(&txt, m, OP_M);
-            const int len = __shfl_sync(SW_FULL, (int)(text_end - txt), 0);
-            put_result(text_end, len, r, 1, text, text_used, res, lane);
-            return;
-        }
-    }
     const int strips = dpa_sw_gpu_strips(n), rows = dpa_sw_gpu_lane_rows(n);
     int2 *HV = (int2 *)S;
     int32_t *bottom = S + 2 * (m + 1), *lastcol = S + 3 * (m + 1);
@@ -623,9 +644,7 @@ __device__ void sw_pair(const dpa_sw_desc &dsc, const uint8_t *bases, uint32_t *
             fill_alt = acode;
         }
     }
-    /* MATRIX_MIN_CUTOFF can bind only when some value may fall below it */
-    const int64_t w = (int64_t)abs(p.match) + abs(p.mismatch) + abs(p.open) + abs(p.extend);
-    const bool cut = w * ((int64_t)n + m + 1) >= -(int64_t)SW_CUTOFF;
+    const bool cut = needs_cutoff(p, n, m);
 #define SW_FILL2(R, CUT)                                                                           \
     (nsym <= SW_KMAX                                                                               \
          ? fill<R, CUT, true>(ref, n, fill_alt, m, p, tb, HV, bottom, lastcol, lane, strips, sm,   \
@@ -650,6 +669,87 @@ __device__ void sw_pair(const dpa_sw_desc &dsc, const uint8_t *bases, uint32_t *
     finish_pair(dsc, tb, S, p1, p2, seg, p.overhang, text, text_used, res, lane);
 }
 
+
+/* Pairs A and B filled together (sw_twin.cuh), then each one's start cell and CIGAR. */
+__device__ __forceinline__ void twin_pair(const dpa_sw_desc &dA, const dpa_sw_desc &dB, const uint8_t *bases,
+                          uint32_t *tb, int32_t *S, char *text, uint32_t *text_used,
+                          dpa_sw_res *resA, dpa_sw_res *resB, const dpa_sw_kparams &p, int lane)
+{
+    const int n = max(dA.n, dB.n), m = max(dA.m, dB.m);
+    const int strips = dpa_sw_gpu_strips(n), rows = dpa_sw_gpu_lane_rows(n);
+    int4 *HV = (int4 *)S;
+    int32_t *botA = S + 4 * (m + 1), *botB = botA + (m + 1), *lcA = botB + (m + 1),
+            *lcB = lcA + (n + 1);
+    uint32_t *nap = (uint32_t *)(lcB + (n + 1));
+    const uint8_t *altA = bases + dA.alt, *altB = bases + dB.alt;
+    for (int j = lane; j < m; j += 32) {
+        const uint32_t a = j < dA.m ? altA[j] : 0u, b = j < dB.m ? altB[j] : 0u;
+        nap[j] = ((0x10000u - a) & 0xffffu) | (((0x10000u - b) & 0xffffu) << 16);
+    }
+    __syncwarp();
+    const uint8_t *refA = bases + dA.ref, *refB = bases + dB.ref;
+    uint2 *tb2 = (uint2 *)tb;
+#define TW_FILL(R)                                                                                 \
+    tw_fill<R>(refA, dA.n, dA.m, refB, dB.n, dB.m, nap, n, m, p, tb2, HV, botA, botB, lcA, lcB,  \
+               lane, strips)
+    switch (rows) {
+    case 1: TW_FILL(1); break;
+    case 2: TW_FILL(2); break;
+    case 3: TW_FILL(3); break;
+    case 4: TW_FILL(4); break;
+    case 5: TW_FILL(5); break;
+    case 6: TW_FILL(6); break;
+    case 7: TW_FILL(7); break;
+    default: TW_FILL(8); break;
+    }
+#undef TW_FILL
+    int p1a, p2a, sega, p1b, p2b, segb;
+    start_cell(dA.n, dA.m, p.overhang, botA, lcA, lane, &p1a, &p2a, &sega);
+    start_cell(dB.n, dB.m, p.overhang, botB, lcB, lane, &p1b, &p2b, &segb);
+    __syncwarp(); /* the text overwrites the scratch */
+    char *const text_end = (char *)(S + dpa_sw_gpu_twin_scr_words(n, m));
+    for (int h = 0; h < 2; h++) {
+        const tb_view2 tv = { tb2, m, rows, 32 * rows, h };
+        int offset = 0;
+        const int len = traceback_warp(tv, h ? p1b : p1a, h ? p2b : p2a, h ? segb : sega,
+                                       p.overhang, text_end, &offset, lane);
+        __syncwarp();
+        put_result(text_end, len, offset, 0, text, text_used, h == 0 ? resA : resB, lane);
+        __syncwarp();
+    }
+}
+
+/* Pairs a and b (b < 0: none) of the chunk: exact-substring answers first; the others are
+ * filled together when both fit the twin fill's range and the twin's cells (over the larger
+ * n and m) cost less than their two single fills (a twin cell costs ~1.17 single cells:
+ * docs/sw-cuda.md, "Twin fill"), else one after the other. */
+__device__ __forceinline__ void sw_two(const dpa_sw_desc *descs, int a, int b, const uint8_t *bases, uint32_t *tb,
+                       int32_t *S, sw_warp_smem *sm, char *text, uint32_t *text_used,
+                       dpa_sw_res *res, const dpa_sw_kparams &p, int lane)
+{
+    const dpa_sw_desc dA = descs[a];
+    const bool needA = !exact_pair(dA, bases, S, text, text_used, &res[a], p, lane);
+    dpa_sw_desc dB = dA;
+    bool needB = false;
+    if (b >= 0) {
+        dB = descs[b];
+        needB = !exact_pair(dB, bases, S, text, text_used, &res[b], p, lane);
+    }
+    if (needA && needB && p.twin && !needs_cutoff(p, dA.n, dA.m) && !needs_cutoff(p, dB.n, dB.m) &&
+        7 * fill_cells(max(dA.n, dB.n), max(dA.m, dB.m)) <
+            6 * (fill_cells(dA.n, dA.m) + fill_cells(dB.n, dB.m))) {
+        twin_pair(dA, dB, bases, tb, S, text, text_used, &res[a], &res[b], p, lane);
+        return;
+    }
+    /* one call site: the single fill is inlined once */
+    for (int h = 0; h < 2; h++) {
+        if (h == 0 ? needA : needB)
+            fill_pair(h == 0 ? dA : dB, bases, tb, S, sm, text, text_used, &res[h == 0 ? a : b],
+                      p, lane);
+        __syncwarp();
+    }
+}
+
 /* The persistent grid: as many warps as the GPU holds at once (or fewer: the workspace
  * budget, DPACCEL_SW_GRID_WARPS), each taking the next pair from counters[1] until none is
  * left. The engine sorts pairs by cells, largest first, so the last pairs taken are the
@@ -670,7 +770,7 @@ __global__ void __launch_bounds__(32 * SW_WARPS_PER_BLOCK, SW_MIN_BLOCKS)
     sw_warp_smem *sm = (sw_warp_smem *)sw_smem_raw + (threadIdx.x >> 5);
     for (;;) {
         unsigned taken = 0;
-        if (lane == 0) taken = atomicAdd(&counters[1], 1u);
+        if (lane == 0) taken = atomicAdd(&counters[1], 1u); /* pairs 2 taken and 2 taken + 1 */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
         /* REDUX writes a uniform register: ptxas then knows the whole warp takes the same
          * pair and keeps the loop convergent. With a shuffle it does not, and every global
@@ -680,8 +780,9 @@ __global__ void __launch_bounds__(32 * SW_WARPS_PER_BLOCK, SW_MIN_BLOCKS)
 #else
         const int pair = (int)__shfl_sync(SW_FULL, taken, 0);
 #endif
-        if (pair >= np) return; /* the whole warp leaves together */
-        sw_pair(descs[pair], bases, tb, S, sm, text, &counters[0], &res[pair], p, lane);
+        if (2 * pair >= np) return; /* the whole warp leaves together */
+        sw_two(descs, 2 * pair, 2 * pair + 1 < np ? 2 * pair + 1 : -1, bases, tb, S, sm, text,
+               &counters[0], res, p, lane);
         __syncwarp(); /* every lane is done with the workspace before the next pair's fill */
     }
 }
@@ -714,7 +815,7 @@ extern "C" cudaError_t dpa_sw_launch(const dpa_sw_desc *descs, int32_t np, const
                                      dpa_sw_res *res, dpa_sw_kparams p, cudaStream_t stream)
 {
     if (np <= 0) return cudaSuccess;
-    if (warps > np) warps = np;
+    if (warps > (np + 1) / 2) warps = (np + 1) / 2; /* a warp takes two pairs at a time */
     if (warps < 1) warps = 1;
     const int blocks = (warps + SW_WARPS_PER_BLOCK - 1) / SW_WARPS_PER_BLOCK;
     sw_prefer_shared();

@@ -51,6 +51,13 @@ static int64_t sw_grid_cap(void)
     return v > 0 ? (int64_t)v : 0;
 }
 
+/* DPACCEL_SW_TWIN=0 fills every pair alone (measurements, tests of the single fill). */
+static int sw_twin_enabled(void)
+{
+    const char *e = getenv("DPACCEL_SW_TWIN");
+    return !(e && e[0] == '0');
+}
+
 /* Device bytes the workspaces of one call's grid may take: the chunk budget, or a sixteenth
  * of the device when that is more (a full H100 grid of 1 kb haplotype pairs needs ~1.5 GB:
  * the default 1 GiB budget would idle a third of the GPU). */
@@ -104,13 +111,21 @@ static void plan_chunk(const dpa_sw_batch *batch, const int32_t *pairs, int64_t 
         const int64_t t = dpa_sw_gpu_tb_bytes(rn, am), w = dpa_sw_gpu_scr_words(rn, am);
         if (t > tb) tb = t;
         if (w > scr) scr = w;
+        if ((k1 - k0) & 1) {
+            /* pairs 2w and 2w + 1 of the chunk may run as a twin (sw_twin.cuh) */
+            const int32_t pn = batch->ref_lengths[pairs[k1 - 1]], pm = batch->alt_lengths[pairs[k1 - 1]];
+            const int32_t tn = pn > rn ? pn : rn, tm = pm > am ? pm : am;
+            const int64_t t2 = dpa_sw_gpu_twin_tb_bytes(tn, tm), w2 = dpa_sw_gpu_twin_scr_words(tn, tm);
+            if (t2 > tb) tb = t2;
+            if (w2 > scr) scr = w2;
+        }
         k1++;
     }
     const size_t np = (size_t)(k1 - k0);
     const size_t per_warp = (size_t)tb + 4 * (size_t)scr;
     int64_t warps = (int64_t)(ws_allow / per_warp);
     if (warps > grid) warps = grid;
-    if (warps > (int64_t)np) warps = (int64_t)np;
+    if (warps > (int64_t)(np + 1) / 2) warps = (int64_t)(np + 1) / 2; /* two pairs per warp */
     if (warps < 1) warps = 1;
     layout *L = &c->L;
     L->desc = 0;
@@ -211,8 +226,13 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
                            int64_t *exact_matches, dpa_cuda_err *err)
 {
     dpa_status status = DPA_OK;
-    const dpa_sw_kparams kp = { params->match, params->mismatch, params->gap_open,
-                                params->gap_extend, params->overhang, 1, -1, 2 };
+    dpa_sw_kparams kp = { params->match, params->mismatch, params->gap_open,
+                                params->gap_extend, params->overhang, 1, -1, 2,
+                                sw_twin_enabled() && dpa_sw_twin_fits(params->match,
+                                                                      params->mismatch,
+                                                                      params->gap_open,
+                                                                      params->gap_extend) };
+    dpa_sw_twin_kparams(&kp);
     size_t budget = b->chunk_bytes < SW_CHUNK_MAX_BYTES ? b->chunk_bytes : SW_CHUNK_MAX_BYTES;
     const size_t ws_allow = sw_ws_allow(b, d);
     int64_t exact = 0, nchunks = 0, cells = 0, grid, first_pairs, max_pairs;
@@ -230,8 +250,8 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
         const int64_t cap = sw_grid_cap();
         if (cap > 0 && cap < grid) grid = cap;
     }
-    /* the first chunk: one pair per warp; each later one at most twice the one before */
-    first_pairs = grid;
+    /* the first chunk: two pairs per warp; each later one at most twice the one before */
+    first_pairs = 2 * grid; /* a warp takes two pairs at a time */
     /* the buffers are sized once for the largest chunk: both staging halves stay valid */
     max_pairs = first_pairs;
     for (int64_t k0 = 0; k0 < n; k0 = cur.k1, max_pairs = grow(max_pairs)) {

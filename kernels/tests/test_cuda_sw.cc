@@ -22,8 +22,11 @@ struct GpuOut {
     std::string err;
 };
 
-// All pairs on device 0, in a shuffled order (the kernel must not depend on it).
-GpuOut run_gpu(Backend &bk, const Pairs &p, const dpa_sw_params &sp, std::mt19937_64 &rng)
+// All pairs on device 0, in a shuffled order (the kernel must not depend on it), or sorted
+// by cells, largest first, as the engine hands them over: neighbours then have close shapes
+// and most run as twins (two pairs per fill, sw_twin.cuh).
+GpuOut run_gpu(Backend &bk, const Pairs &p, const dpa_sw_params &sp, std::mt19937_64 &rng,
+               bool sorted = false)
 {
     SwBatch sb(p);
     dpa_sw_batch b = sb.view();
@@ -36,6 +39,11 @@ GpuOut run_gpu(Backend &bk, const Pairs &p, const dpa_sw_params &sp, std::mt1993
     std::vector<int32_t> order(p.size());
     for (size_t i = 0; i < p.size(); i++) order[i] = (int32_t)i;
     std::shuffle(order.begin(), order.end(), rng);
+    if (sorted)
+        std::stable_sort(order.begin(), order.end(), [&](int32_t x, int32_t y) {
+            return (int64_t)p[x].first.size() * p[x].second.size() >
+                   (int64_t)p[y].first.size() * p[y].second.size();
+        });
     std::string cig((size_t)cap, '?');
     std::vector<int32_t> len(p.size(), -1), off(p.size(), -7);
     GpuOut g;
@@ -52,7 +60,7 @@ GpuOut run_gpu(Backend &bk, const Pairs &p, const dpa_sw_params &sp, std::mt1993
 
 // GPU vs scalar on every pair; returns the number of differences (first few reported).
 int64_t compare(Backend &bk, const Pairs &p, const Params &prm, int ov, const char *what,
-                std::mt19937_64 &rng)
+                std::mt19937_64 &rng, bool sorted = false)
 {
     dpa_sw_params sp = make_params(prm, ov);
     Pairs in;
@@ -61,7 +69,7 @@ int64_t compare(Backend &bk, const Pairs &p, const Params &prm, int ov, const ch
             in.push_back(x);
     int64_t exact = 0;
     std::vector<Result> want = scalar_results(in, sp, &exact);
-    GpuOut got = run_gpu(bk, in, sp, rng);
+    GpuOut got = run_gpu(bk, in, sp, rng, sorted);
     EXPECT_EQ(got.st, DPA_OK) << got.err;
     if (got.st != DPA_OK) return (int64_t)in.size();
     EXPECT_EQ(got.exact, exact) << what << ": exact-substring count";
@@ -117,6 +125,31 @@ TEST_F(CudaSw, DanglingEndsAllStrategies)
     SEED_TRACE();
     Pairs p = dangling(rng, 2000);
     for (int ov = 0; ov < 4; ov++) EXPECT_EQ(compare(bk, p, STANDARD_NGS, ov, "dangling", rng), 0);
+}
+
+// The twin fill (two pairs per fill in 16-bit halves) on pairs sorted as the engine sends
+// them, so nearly every pair is half of a twin: GATK's shapes and parameter sets, tie-heavy
+// alphabets, unequal twins (one pair's rows / columns past the other's), all strategies.
+TEST_F(CudaSw, TwinFillSortedPairs)
+{
+    SEED_TRACE();
+    Pairs h = hap_to_ref(rng, 600), r = reads_to_hap(rng, 2000), d = dangling(rng, 1000);
+    Pairs mixed;
+    const char *alphabets[] = { "ACGT", "AC", "A", "ACGTN" };
+    for (int k = 0; k < 800; k++) {
+        const char *alpha = alphabets[rng() % 4];
+        const int n = 1 + (int)(rng() % 600), m = 1 + (int)(rng() % 600);
+        std::string ref = dpa_test::random_bases(rng, n, alpha);
+        mixed.push_back({ ref, (rng() % 3 == 0) ? mutate(rng, ref, 2, 2, 6)
+                                                : dpa_test::random_bases(rng, m, alpha) });
+    }
+    for (int ov = 0; ov < 4; ov++) {
+        EXPECT_EQ(compare(bk, h, NEW_SW, ov, "twin hap-to-ref", rng, true), 0);
+        EXPECT_EQ(compare(bk, r, READ_TO_HAP, ov, "twin read-to-hap", rng, true), 0);
+        EXPECT_EQ(compare(bk, d, STANDARD_NGS, ov, "twin dangling", rng, true), 0);
+        for (const Params &prm : GATK_SETS)
+            EXPECT_EQ(compare(bk, mixed, prm, ov, "twin mixed", rng, true), 0);
+    }
 }
 
 TEST_F(CudaSw, MixedShapesAllParametersAllStrategies)

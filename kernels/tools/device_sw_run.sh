@@ -50,7 +50,7 @@ if [ -n "${SW_VARIANT2:-}" ]; then
   VPID2=$!
 fi
 echo "=== test_cuda_sw"
-timeout 100 $B/kernels/tests/test_cuda_sw ${SW_FILTER:+--gtest_filter=$SW_FILTER} > $OUT/test_cuda_sw.txt 2>&1
+timeout ${SW_TEST_TIMEOUT:-100} $B/kernels/tests/test_cuda_sw ${SW_FILTER:+--gtest_filter=$SW_FILTER} > $OUT/test_cuda_sw.txt 2>&1
 echo "rc=$?"
 grep -E "^\[ +(OK|FAILED|SKIPPED|PASSED) |Failure|Expected|which is|scalar |gpu  |ref |alt |lengths|seed" $OUT/test_cuda_sw.txt | head -80
 echo "=== engine (EngineSwGpu)"
