@@ -252,6 +252,12 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
     }
     /* the first chunk: two pairs per warp; each later one at most twice the one before */
     first_pairs = 2 * grid; /* a warp takes two pairs at a time */
+    {
+        /* DPACCEL_SW_FIRST_PAIRS=N: the first chunk's pairs (measurements of the start-up) */
+        const char *e = getenv("DPACCEL_SW_FIRST_PAIRS");
+        const long long v = e ? atoll(e) : 0;
+        if (v > 0) first_pairs = (int64_t)v;
+    }
     /* the buffers are sized once for the largest chunk: both staging halves stay valid */
     max_pairs = first_pairs;
     for (int64_t k0 = 0; k0 < n; k0 = cur.k1, max_pairs = grow(max_pairs)) {

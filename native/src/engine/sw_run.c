@@ -24,8 +24,10 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/status.h"
 #include "cpu/sw/sw.h"
@@ -48,6 +50,21 @@ static int32_t sw_gpu_feeders(void)
 
 typedef struct chunk { int64_t first, count, cells; int big; } chunk;
 
+/* DPACCEL_SW_TIMING=1: the call's phases and each GPU unit's start and end on stderr
+ * (measurements of the engine's own overhead; docs/sw-cuda.md). */
+static int sw_timing(void)
+{
+    const char *e = getenv("DPACCEL_SW_TIMING");
+    return e && e[0] == '1';
+}
+
+static double ms_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return 1e3 * (double)t.tv_sec + 1e-6 * (double)t.tv_nsec;
+}
+
 typedef struct run {
     dpa_context *ctx;
     const dpa_sw_ops *ops;
@@ -60,7 +77,9 @@ typedef struct run {
     pthread_mutex_t lock;
     int64_t head, tail;
     int64_t gpu_unit_cells;
-    int64_t *left;     /* chunks the GPUs gave back (failures), then the CPU pass's list */
+    int64_t *left;
+    int timing;
+    double t_start; /* ms_now() when the pool started (timing) */     /* chunks the GPUs gave back (failures), then the CPU pass's list */
     int64_t nleft;
     const int32_t *devices;
     int32_t nfeeders;  /* jobs [0, nfeeders) feed GPUs, the rest are CPU workers */
@@ -102,9 +121,13 @@ static void gpu_feeder(run *R, int32_t device)
         const int64_t nt = R->chunks[last - 1].first + R->chunks[last - 1].count - t0;
         int64_t exact = 0;
         char err[400] = "";
+        const double u0 = R->timing ? ms_now() : 0;
         dpa_status st = cuda->ops->sw(cuda->backend, device, R->batch, R->params, R->pairs + t0,
                                       nt, R->out->cigars, R->out->slots, R->out->cigar_lengths,
                                       R->out->alignment_offsets, &exact, err, sizeof err);
+        if (R->timing)
+            fprintf(stderr, "dpa_sw_compute: gpu %d unit of %lld pairs: %.2f -> %.2f ms\n", device,
+                    (long long)nt, u0 - R->t_start, ms_now() - R->t_start);
         if (st == DPA_OK) {
             atomic_fetch_add(&R->exact, exact);
             atomic_fetch_add(&R->gpu_pairs, nt);
@@ -180,6 +203,9 @@ DPA_API dpa_status dpa_sw_compute(dpa_context *ctx, const dpa_sw_batch *batch,
                                   dpa_sw_stats *stats)
 {
     if (!ctx) return dpa_fail(DPA_ERR_NULL_ARG, "dpa_sw_compute: ctx is NULL");
+    const int timing = sw_timing();
+    double tm[6] = { 0 };
+    if (timing) tm[0] = ms_now();
     dpa_sw_params defaults;
     if (!params) {
         dpa_sw_params_init(&defaults);
@@ -220,6 +246,7 @@ DPA_API dpa_status dpa_sw_compute(dpa_context *ctx, const dpa_sw_batch *batch,
                                               : ctx->cuda.reason);
     if (n == 0) return DPA_OK;
 
+    if (timing) tm[1] = ms_now();
     dpa_sort_item *k = malloc(sizeof *k * (size_t)n);
     int32_t *pairs = malloc(sizeof *pairs * (size_t)n);
     chunk *chunks = malloc(sizeof *chunks * (size_t)n);
@@ -280,6 +307,8 @@ DPA_API dpa_status dpa_sw_compute(dpa_context *ctx, const dpa_sw_batch *batch,
     R.devices = devices;
     R.head = 0;
     R.tail = nchunks;
+    R.timing = timing;
+    if (timing) R.t_start = tm[2] = ms_now();
     atomic_init(&R.exact, 0);
     atomic_init(&R.gpu_pairs, 0);
     atomic_init(&R.status, DPA_OK);
@@ -294,9 +323,11 @@ DPA_API dpa_status dpa_sw_compute(dpa_context *ctx, const dpa_sw_batch *batch,
         dpa_pool_run(ctx->pool, R.nfeeders + (hybrid ? ctx->cfg.threads : 0), mixed_job, &R);
         pthread_mutex_destroy(&R.lock);
     }
+    if (timing) tm[3] = ms_now();
     /* the CPU pass: everything (CPU-only), or what the GPUs gave back or left */
     for (int64_t c = R.head; c < R.tail; c++) R.left[R.nleft++] = c;
     cpu_pass(&R);
+    if (timing) tm[4] = ms_now();
     st = (dpa_status)atomic_load(&R.status);
     if (st != DPA_OK) {
         st = dpa_fail(st, "sw: a kernel failed (%s)", dpa_status_name(st));
@@ -311,6 +342,10 @@ DPA_API dpa_status dpa_sw_compute(dpa_context *ctx, const dpa_sw_batch *batch,
         output->cigar_offsets[i] = packed;
         packed += len;
     }
+    if (timing)
+        fprintf(stderr, "dpa_sw_compute: %d pairs: %.2f ms = checks %.2f + slots/sort/chunks %.2f + "
+                "gpu feeders %.2f + cpu %.2f + packing %.2f\n", n, ms_now() - tm[0],
+                tm[1] - tm[0], tm[2] - tm[1], tm[3] - tm[2], tm[4] - tm[3], ms_now() - tm[4]);
     if (stats) {
         stats->pairs = n;
         stats->cells = cells;
