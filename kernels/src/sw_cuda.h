@@ -1,6 +1,7 @@
 /*
  * sw_cuda.h — the CUDA Smith-Waterman (docs/sw-cuda.md) shared by sw_kernels.cu (the
- * kernel: one warp per pair, anti-diagonal wavefront over row strips, traceback nibbles in
+ * kernel: one warp per pair, or per two pairs in 16-bit halves (sw_twin.cuh), anti-diagonal
+ * wavefront over row strips, traceback nibbles in
  * device memory, start cell, traceback and CIGAR text on the GPU) and sw_launch.cu (chunks,
  * packing, copies, unpacking into the caller's slots).
  *
