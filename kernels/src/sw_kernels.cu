@@ -367,7 +367,15 @@ __device__ void fill(const uint8_t *ref, int n, const uint8_t *alt, int m, const
     }
 }
 
+/* The twin fill only where its 16-bit DPX instructions are native (sm_90 on): elsewhere each
+ * is emulated by several instructions, which would cost more than the twin saves, and
+ * leaving it out keeps the fat binary's build time (12 architectures) in bounds. */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+#define SW_TWIN_FILL 1
 #include "sw_twin.cuh"
+#else
+#define SW_TWIN_FILL 0
+#endif
 
 /* GATK's start cell (docs/sw.md, "Start cell"): *p1, *p2 and the trailing overhang. */
 __device__ void start_cell(int n, int m, int ov, const int32_t *bottom, const int32_t *lastcol,
@@ -670,6 +678,7 @@ __device__ __forceinline__ void fill_pair(const dpa_sw_desc &dsc, const uint8_t 
 }
 
 
+#if SW_TWIN_FILL
 /* Pairs A and B filled together (sw_twin.cuh), then each one's start cell and CIGAR. */
 __device__ __forceinline__ void twin_pair(const dpa_sw_desc &dA, const dpa_sw_desc &dB, const uint8_t *bases,
                           uint32_t *tb, int32_t *S, char *text, uint32_t *text_used,
@@ -718,6 +727,7 @@ __device__ __forceinline__ void twin_pair(const dpa_sw_desc &dA, const dpa_sw_de
         __syncwarp();
     }
 }
+#endif
 
 /* Pairs a and b (b < 0: none) of the chunk: exact-substring answers first; the others are
  * filled together when both fit the twin fill's range and the twin's cells (over the larger
@@ -735,12 +745,14 @@ __device__ __forceinline__ void sw_two(const dpa_sw_desc *descs, int a, int b, c
         dB = descs[b];
         needB = !exact_pair(dB, bases, S, text, text_used, &res[b], p, lane);
     }
+#if SW_TWIN_FILL
     if (needA && needB && p.twin && !needs_cutoff(p, dA.n, dA.m) && !needs_cutoff(p, dB.n, dB.m) &&
         7 * fill_cells(max(dA.n, dB.n), max(dA.m, dB.m)) <
             6 * (fill_cells(dA.n, dA.m) + fill_cells(dB.n, dB.m))) {
         twin_pair(dA, dB, bases, tb, S, text, text_used, &res[a], &res[b], p, lane);
         return;
     }
+#endif
     /* one call site: the single fill is inlined once */
     for (int h = 0; h < 2; h++) {
         if (h == 0 ? needA : needB)
