@@ -115,6 +115,7 @@ static inline SW_HD int64_t dpa_sw_gpu_twin_scr_words(int32_t n, int32_t m)
  * mismatch) - open), every value a lane holds between two rebases is within 8 + 16 + 2 cells
  * of its base cell, so within S = 26 M + max(match, mismatch, 0) + |open| of the base; S must
  * leave the initial gap below every real value and every half inside [0, 0x7fff]. */
+#define DPA_SW_TWIN_REBASE 16 /* steps between two rebases of a lane's bases (sw_twin.cuh) */
 static inline SW_HD int32_t dpa_sw_twin_low(int32_t extend)
 {
     return 0x100 - extend;
@@ -127,7 +128,8 @@ static inline SW_HD int dpa_sw_twin_fits(int32_t match, int32_t mismatch, int32_
     int64_t u = smax - (int64_t)open;
     if (u < 0) u = 0;
     const int64_t M = u > -(int64_t)open ? u : -(int64_t)open;
-    const int64_t S = 26 * M + (smax > 0 ? smax : 0) - (int64_t)open;
+    const int64_t S = (SW_LANE_ROWS + DPA_SW_TWIN_REBASE + 2) * M + (smax > 0 ? smax : 0) -
+                      (int64_t)open;
     return S < 0x4000 - (int64_t)dpa_sw_twin_low(extend);
 }
 

@@ -25,7 +25,7 @@
 #define DPA_SW_TWIN_CUH
 
 #define TW_C 0x4000 /* a half's value at its lane's base */
-#define TW_RB 16    /* steps between rebases: a multiple of SW_U */
+#define TW_RB DPA_SW_TWIN_REBASE /* steps between rebases: a multiple of SW_U (sw_cuda.h) */
 
 /* The cell's constants (dpa_sw_twin_kparams): tw_e2 extend in both halves (bits, for
  * VIADDMNMX); tw_ke = e * 65536 + e + 0x8000, so V + ke - HO has both gap-open signs;
