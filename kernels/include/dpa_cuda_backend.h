@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #include "dpaccel.h"
-#include "engine/work.h"
+#include "common/work.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "dpaccel.h"
-#include "engine/work.h"
+#include "common/work.h"
 
 #define DPA_PHMM_MIN_ACCEPTED 1e-28
 /* 2^120 and 2^1020, the scalings GATK/GKL use for float and double. */
