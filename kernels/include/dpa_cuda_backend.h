@@ -7,8 +7,8 @@
  *
  * Rules for the backend:
  *   - never prints, exits or aborts; errors are returned as dpa_status with a message in
- *     err (NUL-terminated, truncated to err_len);
- *   - every entry point is thread-safe; concurrent pairhmm / sw calls on one device run on
+ *     err (NUL-terminated, truncated to err_len); diagnostics go to the host's log callback;
+ *   - every entry point is thread-safe; concurrent workload calls on one device run on
  *     different pooled streams;
  *   - no cudaMalloc on the hot path: buffers are pooled per stream for the life of the
  *     backend object and grown only when a larger batch arrives;
@@ -28,8 +28,9 @@
 extern "C" {
 #endif
 
-/* 2: the sw entry (Smith-Waterman) was appended. */
-#define DPA_CUDA_ABI_VERSION 2
+/* The table's ABI. 3: one entry table per workload, looked up by id (the rule below), and
+ * the host's log callback passed to open. */
+#define DPA_CUDA_ABI_VERSION 3
 #define DPA_CUDA_GET_OPS_SYMBOL "dpa_cuda_get_ops"
 
 typedef struct dpa_cuda_backend dpa_cuda_backend;
@@ -37,48 +38,98 @@ typedef struct dpa_cuda_backend dpa_cuda_backend;
 /* Test-only fault kinds for inject_fault (reliability tests). */
 typedef enum dpa_cuda_fault {
     DPA_CUDA_FAULT_NONE = 0,
-    DPA_CUDA_FAULT_OOM = 1,    /* next pairhmm or sw call on the device fails as out of memory */
-    DPA_CUDA_FAULT_STICKY = 2  /* next pairhmm or sw call fails as a sticky error: device retired */
+    DPA_CUDA_FAULT_OOM = 1,    /* next workload call on the device fails as out of memory */
+    DPA_CUDA_FAULT_STICKY = 2  /* next workload call fails as a sticky error: device retired */
 } dpa_cuda_fault;
+
+/*
+ * Workloads. How the table grows without an ABI change for each workload:
+ *   - dpa_cuda_ops (the core table) is frozen at DPA_CUDA_ABI_VERSION; it only opens and
+ *     describes devices and hands out one entry table per workload through entry(id);
+ *   - a new workload takes the next id and its own entry struct, which starts with
+ *     dpa_cuda_entry_header; a library without it returns NULL and the engine runs that
+ *     workload on the CPU (the reason is in the GPU-forced error);
+ *   - an entry struct only grows at its end; header.struct_size tells the engine which
+ *     members exist; a changed signature takes a new id, never an edit in place.
+ */
+typedef enum dpa_cuda_workload_id {
+    DPA_CUDA_WORKLOAD_PAIRHMM = 1,
+    DPA_CUDA_WORKLOAD_SW = 2,
+    DPA_CUDA_WORKLOAD_COUNT = 3 /* one past the largest id */
+} dpa_cuda_workload_id;
+
+typedef struct dpa_cuda_entry_header {
+    uint32_t id;           /* dpa_cuda_workload_id */
+    uint32_t struct_size;  /* sizeof the whole entry struct as the library built it */
+} dpa_cuda_entry_header;
+
+/* DPA_CUDA_WORKLOAD_PAIRHMM. run computes n tasks of a validated batch on one device,
+ * writing out[task.out] (log10 likelihoods, same rule as the CPU kernels: float, then
+ * double for pairs whose float sum is below 1e-28, or double only). Splits internally when
+ * the work exceeds device memory. *double_recomputes is incremented by the pairs
+ * recomputed. */
+typedef struct dpa_cuda_pairhmm_entry {
+    dpa_cuda_entry_header header;
+    dpa_status (*run)(dpa_cuda_backend *backend, int32_t device, const dpa_pairhmm_batch *batch,
+                      const dpa_phmm_task *tasks, int64_t n, int32_t precision, double *out,
+                      int64_t *double_recomputes, char *err, size_t err_len);
+} dpa_cuda_pairhmm_entry;
+
+/* DPA_CUDA_WORKLOAD_SW. run aligns (GATK semantics, docs/sw.md, docs/sw-cuda.md) the pairs
+ * pairs[0..n) of a batch that passed dpa_sw_validate(), on one device. For each pair p, it
+ * writes its CIGAR text at cigars + slots[p] (at most 2 * (ref_len + alt_len) bytes), its
+ * length in cigar_lengths[p] and the alignment offset in alignment_offsets[p];
+ * byte-identical to the CPU kernels. *exact_matches is set to the pairs answered by the
+ * exact-substring shortcut. Splits internally into chunks of the device budget. On an
+ * error the outputs are partly written: the caller recomputes the pairs. */
+typedef struct dpa_cuda_sw_entry {
+    dpa_cuda_entry_header header;
+    dpa_status (*run)(dpa_cuda_backend *backend, int32_t device, const dpa_sw_batch *batch,
+                      const dpa_sw_params *params, const int32_t *pairs, int64_t n,
+                      char *cigars, const int64_t *slots, int32_t *cigar_lengths,
+                      int32_t *alignment_offsets, int64_t *exact_matches, char *err,
+                      size_t err_len);
+} dpa_cuda_sw_entry;
+
+/* What the host gives the backend at open: where its diagnostics go (DPACCEL_CUDA_TIMING
+ * lines). log may be NULL: the backend is then silent. */
+typedef struct dpa_cuda_host {
+    dpa_log_fn log;
+    void *log_user;
+} dpa_cuda_host;
 
 typedef struct dpa_cuda_ops {
     uint32_t abi_version;  /* DPA_CUDA_ABI_VERSION */
     uint32_t struct_size;  /* sizeof(dpa_cuda_ops) */
 
     /* Opens every visible device (at most max_devices; <= 0 = all). A machine with no
-     * driver or no device gives DPA_ERR_NO_DEVICE and a reason in err. */
-    dpa_status (*open)(int32_t max_devices, dpa_cuda_backend **out, char *err, size_t err_len);
+     * driver or no device gives DPA_ERR_NO_DEVICE and a reason in err. host may be NULL. */
+    dpa_status (*open)(int32_t max_devices, const dpa_cuda_host *host, dpa_cuda_backend **out,
+                       char *err, size_t err_len);
     void (*close)(dpa_cuda_backend *backend);
     int32_t (*device_count)(const dpa_cuda_backend *backend);
     dpa_status (*device_info)(const dpa_cuda_backend *backend, int32_t device,
                               dpa_device_info *out);
 
-    /* Computes n tasks of a validated batch on one device, writing out[task.out] (log10
-     * likelihoods, same rule as the CPU kernels: float, then double for pairs whose float
-     * sum is below 1e-28, or double only). Splits internally when the work exceeds
-     * device memory. *double_recomputes is incremented by the pairs recomputed. */
-    dpa_status (*pairhmm)(dpa_cuda_backend *backend, int32_t device,
-                          const dpa_pairhmm_batch *batch, const dpa_phmm_task *tasks,
-                          int64_t n, int32_t precision, double *out,
-                          int64_t *double_recomputes, char *err, size_t err_len);
-
-    /* Test-only switch: arms a fault for the next pairhmm or sw call on device. */
+    /* Test-only switch: arms a fault for the next workload call on device. */
     dpa_status (*inject_fault)(dpa_cuda_backend *backend, int32_t device, int32_t fault);
 
-    /* Smith-Waterman (GATK semantics, docs/sw.md, docs/sw-cuda.md) of the pairs
-     * pairs[0..n) of a batch that passed dpa_sw_validate(), on one device. For each pair p,
-     * writes its CIGAR text at cigars + slots[p] (at most 2 * (ref_len + alt_len) bytes),
-     * its length in cigar_lengths[p] and the alignment offset in alignment_offsets[p];
-     * byte-identical to the CPU kernels. *exact_matches is set to the pairs answered by the
-     * exact-substring shortcut. Splits internally into chunks of the device budget. On an
-     * error the outputs are partly written: the caller recomputes the pairs. */
-    dpa_status (*sw)(dpa_cuda_backend *backend, int32_t device, const dpa_sw_batch *batch,
-                     const dpa_sw_params *params, const int32_t *pairs, int64_t n, char *cigars,
-                     const int64_t *slots, int32_t *cigar_lengths, int32_t *alignment_offsets,
-                     int64_t *exact_matches, char *err, size_t err_len);
+    /* The entry table of a workload (its header first), or NULL when this library has
+     * none for that id. The pointer stays valid while the library is loaded. */
+    const dpa_cuda_entry_header *(*entry)(uint32_t workload_id);
 } dpa_cuda_ops;
 
 typedef const dpa_cuda_ops *(*dpa_cuda_get_ops_fn)(void);
+
+/* Typed lookups for tests and tools that call the backend directly. */
+static inline const dpa_cuda_pairhmm_entry *dpa_cuda_pairhmm_of(const dpa_cuda_ops *ops)
+{
+    return (const dpa_cuda_pairhmm_entry *)(const void *)ops->entry(DPA_CUDA_WORKLOAD_PAIRHMM);
+}
+static inline const dpa_cuda_sw_entry *dpa_cuda_sw_of(const dpa_cuda_ops *ops)
+{
+    return (const dpa_cuda_sw_entry *)(const void *)ops->entry(DPA_CUDA_WORKLOAD_SW);
+}
 
 /* The one exported symbol (looked up with dlsym by the engine; tests may link it). */
 const dpa_cuda_ops *dpa_cuda_get_ops(void);

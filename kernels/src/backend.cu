@@ -1,9 +1,11 @@
 /*
  * backend.cu — libdpaccel_cuda.so's one export, dpa_cuda_get_ops(), and the ops table
- * behind it (kernels/include/dpa_cuda_backend.h): open/close, device queries, the PairHMM
- * entry point (argument checks, fault injection, retirement after a sticky error) and
- * the test-only fault switch, and the Smith-Waterman entry point (sw_launch.cu).
+ * behind it (kernels/include/dpa_cuda_backend.h): open/close, device queries, the test-only
+ * fault switch, and one entry table per workload: PairHMM (pairhmm_launch.cu) and
+ * Smith-Waterman (sw_launch.cu), each with its argument checks, fault injection and
+ * retirement after a sticky error.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,17 @@ static size_t env_size(const char *name, size_t dflt)
     return (end && *end == '\0' && x > 0) ? (size_t)x : dflt;
 }
 
+void dpa_cuda_log(const dpa_cuda_backend *b, dpa_log_level level, const char *fmt, ...)
+{
+    if (!b->host.log) return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    b->host.log(b->host.log_user, level, msg);
+}
+
 static void be_close(dpa_cuda_backend *b)
 {
     if (!b) return;
@@ -38,7 +51,8 @@ static void be_close(dpa_cuda_backend *b)
     free(b);
 }
 
-static dpa_status be_open(int32_t max_devices, dpa_cuda_backend **out, char *err, size_t err_len)
+static dpa_status be_open(int32_t max_devices, const dpa_cuda_host *host, dpa_cuda_backend **out,
+                          char *err, size_t err_len)
 {
     dpa_status status = DPA_OK;
     dpa_cuda_err ce = { err, err_len, 0 };
@@ -94,7 +108,9 @@ static dpa_status be_open(int32_t max_devices, dpa_cuda_backend **out, char *err
         const char *un = getenv("DPACCEL_CUDA_UNIFORM");
         b->uniform = un && *un ? (*un != '0') : 1;
         const char *tm = getenv("DPACCEL_CUDA_TIMING");
-        b->timing = tm && *tm && *tm != '0';
+        if (host) b->host = *host;
+        /* timing lines go to the host's log: without one they would go nowhere */
+        b->timing = tm && *tm && *tm != '0' && b->host.log;
         if (fc && *fc) {
             int v = atoi(fc);
             if (v >= 0 && v < DPA_PHMM_NUM_CFG) b->force_cfg = v;
@@ -260,9 +276,26 @@ static dpa_status be_inject_fault(dpa_cuda_backend *b, int32_t device, int32_t f
     return DPA_OK;
 }
 
+static const dpa_cuda_pairhmm_entry pairhmm_entry = {
+    { DPA_CUDA_WORKLOAD_PAIRHMM, sizeof(dpa_cuda_pairhmm_entry) }, be_pairhmm,
+};
+
+static const dpa_cuda_sw_entry sw_entry = {
+    { DPA_CUDA_WORKLOAD_SW, sizeof(dpa_cuda_sw_entry) }, be_sw,
+};
+
+static const dpa_cuda_entry_header *be_entry(uint32_t id)
+{
+    switch (id) {
+    case DPA_CUDA_WORKLOAD_PAIRHMM: return &pairhmm_entry.header;
+    case DPA_CUDA_WORKLOAD_SW: return &sw_entry.header;
+    default: return NULL;
+    }
+}
+
 static const dpa_cuda_ops ops = {
     DPA_CUDA_ABI_VERSION, sizeof(dpa_cuda_ops), be_open, be_close, be_device_count,
-    be_device_info, be_pairhmm, be_inject_fault, be_sw,
+    be_device_info, be_inject_fault, be_entry,
 };
 
 extern "C" __attribute__((visibility("default"))) const dpa_cuda_ops *dpa_cuda_get_ops(void)

@@ -113,7 +113,8 @@ struct dpa_cuda_backend {
     dpa_cuda_dev *devs;
     size_t chunk_bytes; /* device bytes per chunk (DPACCEL_CUDA_CHUNK_BYTES overrides) */
     int32_t force_cfg;  /* -1, or a float kernel index (DPACCEL_CUDA_FORCE_CFG, tests) */
-    int32_t timing;     /* DPACCEL_CUDA_TIMING=1: per-call phase times on stderr */
+    int32_t timing;     /* DPACCEL_CUDA_TIMING=1 and a host log: per-call phase times */
+    dpa_cuda_host host; /* the engine's log callback (dpa_cuda_log) */
     int32_t force_lat;  /* -1: cost model picks per chunk; DPACCEL_CUDA_LATENCY=0/1 forces
                          * the fewest-instruction / shortest-latency configurations */
     int32_t direct;     /* -1: small chunks write results into mapped host memory and launch
@@ -147,6 +148,9 @@ void *dpa_cuda_slot_scratch(dpa_cuda_slot *s, size_t bytes);
 uint8_t *dpa_cuda_slot_tcfg(dpa_cuda_slot *s, int64_t n);
 dpa_status dpa_cuda_slot_marks(dpa_cuda_slot *s, int64_t reads, int64_t haps);
 void dpa_cuda_retire(dpa_cuda_dev *d);
+/* A diagnostic line to the host's log callback (never stdout/stderr). */
+void dpa_cuda_log(const dpa_cuda_backend *b, dpa_log_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Runs fn(arg, part, nparts) for part = 0..nparts-1 (nparts <= DPA_TEAM_MAX) on the
  * device's team and the calling thread; returns when every part is done. Parts run on
  * the caller alone when the team is busy or could not start. */

@@ -736,11 +736,11 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
                     o += snprintf(cfgs_used + o, sizeof cfgs_used - (size_t)o, "%s%d",
                                   o ? "," : "", (int)c);
             for (int e = 0; e < 4; e++) cudaEventElapsedTime(&g[e], s->ev[e], s->ev[e + 1]);
-            fprintf(stderr,
+            dpa_cuda_log(b, DPA_LOG_DEBUG,
                     "dpaccel cuda timing: pairs %lld (double-only %lld, flagged %lld)%s "
                     "reads %lld haps %lld warps %lld cfgs %s%s host parts %d | host ms: pack %.3f "
                     "keys %.3f radix %.3f desc %.3f warps %.3f submit %.3f wait %.3f scatter %.3f "
-                    "| gpu ms: h2d %.3f (%.2f MB) float %.3f double %.3f d2h %.3f\n",
+                    "| gpu ms: h2d %.3f (%.2f MB) float %.3f double %.3f d2h %.3f",
                     (long long)n, (long long)nwide, (long long)flagged,
                     direct ? " direct" : "", (long long)nur,
                     (long long)nuh, (long long)nwarps, cfgs_used, tshift ? " (latency)" : "",
@@ -855,14 +855,14 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
                            : b->force_lat == 0 ? 0
                            : (estimate && est[1] < est[0]) ? 4 : 0;
         if (b->timing)
-            fprintf(stderr, "dpaccel cuda timing: chunk scan %.3f ms (est. us: fewest-instr %.1f, "
-                    "latency %.1f)\n", (now_s() - tc) * 1e3, est[0] / 1980.0, est[1] / 1980.0);
+            dpa_cuda_log(b, DPA_LOG_DEBUG, "dpaccel cuda timing: chunk scan %.3f ms (est. us: fewest-instr %.1f, "
+                    "latency %.1f)", (now_s() - tc) * 1e3, est[0] / 1980.0, est[1] / 1980.0);
         status = run_chunk(b, d, s, batch, tasks + pos, tcfg + pos, tshift, e - pos, rp, hp,
                            nur, nuh, max_hap, precision, out, double_recomputes, err);
         if (status != DPA_OK) break;
         pos = e;
     }
     if (b->timing && status == DPA_OK)
-        fprintf(stderr, "dpaccel cuda timing: call %.3f ms\n", (now_s() - t0) * 1e3);
+        dpa_cuda_log(b, DPA_LOG_DEBUG, "dpaccel cuda timing: call %.3f ms", (now_s() - t0) * 1e3);
     return status;
 }

@@ -240,7 +240,7 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
     size_t dmax = 0, hmax = 0;
     sw_chunk cur, next;
     uint8_t *hhalf[2];
-    /* DPACCEL_CUDA_TIMING=1: per-call phase times on stderr (as the PairHMM path does) */
+    /* DPACCEL_CUDA_TIMING=1: per-call phase times on the host log (as the PairHMM path does) */
     double t_pack = 0, t_wait = 0, t_unpack = 0, t_call = b->timing ? wall() : 0, t0 = 0;
     float k_ms = 0;
     *exact_matches = 0;
@@ -330,9 +330,9 @@ dpa_status dpa_cuda_sw_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_
     }
     *exact_matches = exact;
     if (b->timing)
-        fprintf(stderr, "dpa_cuda sw: %lld pairs, %.3f G cells, %lld chunks, grid %lld warps: call "
+        dpa_cuda_log(b, DPA_LOG_DEBUG, "dpa_cuda sw: %lld pairs, %.3f G cells, %lld chunks, grid %lld warps: call "
                 "%.2f ms = pack %.2f + wait %.2f (kernels %.2f ms, %.3f TCUPS) + d2h/unpack "
-                "%.2f\n",
+                "%.2f",
                 (long long)n, (double)cells * 1e-9, (long long)nchunks, (long long)grid,
                 (wall() - t_call) * 1e3,
                 t_pack * 1e3, t_wait * 1e3, k_ms, k_ms > 0 ? (double)cells / k_ms * 1e-9 : 0.0,

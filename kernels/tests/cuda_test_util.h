@@ -26,7 +26,7 @@ struct Backend {
     Backend()
     {
         char err[512] = "";
-        open_status = ops->open(0, &b, err, sizeof err);
+        open_status = ops->open(0, nullptr, &b, err, sizeof err);
         if (open_status != DPA_OK) {
             b = nullptr;
             why = std::string(dpa_status_name_local(open_status)) + ": " + err;

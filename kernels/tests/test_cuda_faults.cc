@@ -22,7 +22,7 @@ dpa_status run_small(Backend &bk, int32_t device, std::vector<double> *out, char
     auto tasks = all_tasks(b);
     out->assign(tasks.size(), 0.0);
     int64_t rec = 0;
-    return bk.ops->pairhmm(bk.b, device, &b, tasks.data(), (int64_t)tasks.size(),
+    return dpa_cuda_pairhmm_of(bk.ops)->run(bk.b, device, &b, tasks.data(), (int64_t)tasks.size(),
                            DPA_PRECISION_FLOAT_THEN_DOUBLE, out->data(), &rec, err, err_len);
 }
 

@@ -16,7 +16,7 @@ std::vector<double> gpu(Backend &bk, dpa_pairhmm_batch &b, const std::vector<dpa
     std::vector<double> out(t.size(), -12345.0);
     int64_t rec = 0;
     char err[512] = "";
-    dpa_status st = bk.ops->pairhmm(bk.b, device, &b, t.data(), (int64_t)t.size(), precision,
+    dpa_status st = dpa_cuda_pairhmm_of(bk.ops)->run(bk.b, device, &b, t.data(), (int64_t)t.size(), precision,
                                     out.data(), &rec, err, sizeof err);
     EXPECT_EQ(st, DPA_OK) << err;
     if (recomputes) *recomputes = rec;
@@ -295,7 +295,7 @@ TEST(CudaPairHmm, ConcurrentCallersAndDevices)
             for (size_t k = i; k < tasks.size(); k += threads) mine.push_back(tasks[k]);
             int64_t rec = 0;
             for (int rep = 0; rep < 3; rep++)
-                st[i] = bk.ops->pairhmm(bk.b, i % ndev, &b, mine.data(), (int64_t)mine.size(),
+                st[i] = dpa_cuda_pairhmm_of(bk.ops)->run(bk.b, i % ndev, &b, mine.data(), (int64_t)mine.size(),
                                         DPA_PRECISION_FLOAT_THEN_DOUBLE, out.data(), &rec,
                                         nullptr, 0);
         });

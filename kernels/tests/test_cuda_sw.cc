@@ -48,7 +48,7 @@ GpuOut run_gpu(Backend &bk, const Pairs &p, const dpa_sw_params &sp, std::mt1993
     std::vector<int32_t> len(p.size(), -1), off(p.size(), -7);
     GpuOut g;
     char err[512] = "";
-    g.st = bk.ops->sw(bk.b, 0, &b, &sp, order.data(), (int64_t)order.size(), &cig[0],
+    g.st = dpa_cuda_sw_of(bk.ops)->run(bk.b, 0, &b, &sp, order.data(), (int64_t)order.size(), &cig[0],
                       slots.data(), len.data(), off.data(), &g.exact, err, sizeof err);
     g.err = err;
     if (g.st != DPA_OK) return g;
@@ -325,15 +325,15 @@ TEST_F(CudaSw, EmptyCallAndBadArguments)
     int64_t exact = -1, slot = 0;
     int32_t len = 0, off = 0, pair = 0;
     char cig[16], err[256] = "";
-    EXPECT_EQ(bk.ops->sw(bk.b, 0, &b, &sp, &pair, 0, cig, &slot, &len, &off, &exact, err, sizeof err), DPA_OK);
+    EXPECT_EQ(dpa_cuda_sw_of(bk.ops)->run(bk.b, 0, &b, &sp, &pair, 0, cig, &slot, &len, &off, &exact, err, sizeof err), DPA_OK);
     EXPECT_EQ(exact, 0);
-    EXPECT_EQ(bk.ops->sw(bk.b, 7, &b, &sp, &pair, 1, cig, &slot, &len, &off, &exact, err, sizeof err),
+    EXPECT_EQ(dpa_cuda_sw_of(bk.ops)->run(bk.b, 7, &b, &sp, &pair, 1, cig, &slot, &len, &off, &exact, err, sizeof err),
               DPA_ERR_INVALID_ARG);
     EXPECT_NE(std::strstr(err, "device 7"), nullptr) << err;
-    EXPECT_EQ(bk.ops->sw(bk.b, 0, &b, &sp, &pair, 1, nullptr, &slot, &len, &off, &exact, err, sizeof err),
+    EXPECT_EQ(dpa_cuda_sw_of(bk.ops)->run(bk.b, 0, &b, &sp, &pair, 1, nullptr, &slot, &len, &off, &exact, err, sizeof err),
               DPA_ERR_NULL_ARG);
     sp.overhang = 4;
-    EXPECT_EQ(bk.ops->sw(bk.b, 0, &b, &sp, &pair, 1, cig, &slot, &len, &off, &exact, err, sizeof err),
+    EXPECT_EQ(dpa_cuda_sw_of(bk.ops)->run(bk.b, 0, &b, &sp, &pair, 1, cig, &slot, &len, &off, &exact, err, sizeof err),
               DPA_ERR_INVALID_ARG);
 }
 

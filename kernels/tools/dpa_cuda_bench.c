@@ -40,6 +40,14 @@
 /* the backend's one export (linked directly here; the engine dlopen()s it) */
 const dpa_cuda_ops *dpa_cuda_get_ops(void);
 
+/* DPACCEL_CUDA_TIMING / DPACCEL_TIMING lines arrive on the log callback: print them. */
+static void log_stderr(void *user, dpa_log_level level, const char *msg)
+{
+    (void)user;
+    if (level == DPA_LOG_DEBUG || level >= DPA_LOG_WARN) fprintf(stderr, "%s\n", msg);
+}
+static const dpa_cuda_host stderr_host = { log_stderr, NULL };
+
 typedef struct buf {
     uint8_t *p;
     size_t n, cap;
@@ -212,14 +220,14 @@ static void *gatk_worker(void *arg)
     /* warm-up (slot buffers grown, module loaded), untimed */
     for (int i = 0; i < w->nreg && i < 10; i++) {
         int64_t rec = 0;
-        if (w->ops->pairhmm(w->be, 0, &w->regs[i].b, w->regs[i].tasks, w->regs[i].n,
+        if (dpa_cuda_pairhmm_of(w->ops)->run(w->be, 0, &w->regs[i].b, w->regs[i].tasks, w->regs[i].n,
                             DPA_PRECISION_FLOAT_THEN_DOUBLE, out, &rec, err, sizeof err) != DPA_OK)
             w->failed = 1;
     }
     pthread_barrier_wait(w->bar);
     for (int i = 0; i < w->nreg && !w->failed; i++) {
         const double t0 = now();
-        if (w->ops->pairhmm(w->be, 0, &w->regs[i].b, w->regs[i].tasks, w->regs[i].n,
+        if (dpa_cuda_pairhmm_of(w->ops)->run(w->be, 0, &w->regs[i].b, w->regs[i].tasks, w->regs[i].n,
                             DPA_PRECISION_FLOAT_THEN_DOUBLE, out, &w->rec, err,
                             sizeof err) != DPA_OK) {
             fprintf(stderr, "pairhmm: %s\n", err);
@@ -237,7 +245,7 @@ static int gatk_mode(int nreg, const int *nthreads, int nrun)
     const dpa_cuda_ops *ops = dpa_cuda_get_ops();
     dpa_cuda_backend *be = NULL;
     char err[512] = "";
-    if (ops->open(0, &be, err, sizeof err) != DPA_OK) {
+    if (ops->open(0, &stderr_host, &be, err, sizeof err) != DPA_OK) {
         fprintf(stderr, "open: %s\n", err);
         return 3;
     }
@@ -293,7 +301,7 @@ static int gatk_mode(int nreg, const int *nthreads, int nrun)
             region *g = &w[0].regs[i];
             double *o = malloc(sizeof(double) * (size_t)g->n);
             int64_t r2 = 0;
-            if (ops->pairhmm(be, 0, &g->b, g->tasks, g->n, DPA_PRECISION_FLOAT_THEN_DOUBLE, o,
+            if (dpa_cuda_pairhmm_of(ops)->run(be, 0, &g->b, g->tasks, g->n, DPA_PRECISION_FLOAT_THEN_DOUBLE, o,
                              &r2, err, sizeof err) != DPA_OK)
                 rc = 4;
             for (int64_t k = 0; k < g->n && rc == 0; k += 5) {
@@ -466,7 +474,7 @@ int main(int argc, char **argv)
     dpa_cuda_backend *be = NULL;
     char err[512] = "";
     double t0 = now();
-    if (ops->open(0, &be, err, sizeof err) != DPA_OK) {
+    if (ops->open(0, &stderr_host, &be, err, sizeof err) != DPA_OK) {
         fprintf(stderr, "open: %s\n", err);
         return 3;
     }
@@ -477,7 +485,7 @@ int main(int argc, char **argv)
     double *times = malloc(sizeof(double) * (size_t)(reps > 0 ? reps : 1));
     int64_t rec = 0;
     t0 = now();
-    dpa_status st = ops->pairhmm(be, 0, &b, tasks, ntasks, DPA_PRECISION_FLOAT_THEN_DOUBLE, out,
+    dpa_status st = dpa_cuda_pairhmm_of(ops)->run(be, 0, &b, tasks, ntasks, DPA_PRECISION_FLOAT_THEN_DOUBLE, out,
                                  &rec, err, sizeof err);
     double t_cold = now() - t0;
     if (st != DPA_OK) {
@@ -487,7 +495,7 @@ int main(int argc, char **argv)
     int64_t rec_first = rec;
     for (int i = 0; i < reps; i++) {
         t0 = now();
-        st = ops->pairhmm(be, 0, &b, tasks, ntasks, DPA_PRECISION_FLOAT_THEN_DOUBLE, out, &rec,
+        st = dpa_cuda_pairhmm_of(ops)->run(be, 0, &b, tasks, ntasks, DPA_PRECISION_FLOAT_THEN_DOUBLE, out, &rec,
                           err, sizeof err);
         times[i] = now() - t0;
         if (st != DPA_OK) {

@@ -213,6 +213,14 @@ static int cmp_cells(const void *a, const void *b)
     return cx != cy ? (cx > cy ? -1 : 1) : (x > y) - (x < y);
 }
 
+/* DPACCEL_CUDA_TIMING / DPACCEL_TIMING lines arrive on the log callback: print them. */
+static void log_stderr(void *user, dpa_log_level level, const char *msg)
+{
+    (void)user;
+    if (level == DPA_LOG_DEBUG || level >= DPA_LOG_WARN) fprintf(stderr, "%s\n", msg);
+}
+static const dpa_cuda_host stderr_host = { log_stderr, NULL };
+
 /* ops->sw alone: median of reps, or a negative value when the library cannot be used. */
 static double backend_only(const data *d, const dpa_sw_params *p, int reps)
 {
@@ -233,7 +241,7 @@ static double backend_only(const data *d, const dpa_sw_params *p, int reps)
     if (!ops || ops->abi_version != DPA_CUDA_ABI_VERSION) return -1;
     dpa_cuda_backend *be = NULL;
     char err[512] = "";
-    if (ops->open(1, &be, err, sizeof err) != DPA_OK) return -1;
+    if (ops->open(1, &stderr_host, &be, err, sizeof err) != DPA_OK) return -1;
     int32_t *order = malloc(sizeof *order * (size_t)d->n);
     int64_t *slots = malloc(sizeof *slots * (size_t)d->n), cap = 0, exact = 0;
     int32_t *lens = malloc(sizeof *lens * (size_t)d->n), *offs = malloc(sizeof *offs * (size_t)d->n);
@@ -250,7 +258,7 @@ static double backend_only(const data *d, const dpa_sw_params *p, int reps)
     int ok = 1;
     for (int r = 0; r <= reps && r < 64 && ok; r++) { /* r = 0 warms the pool */
         const double t0 = now();
-        ok = ops->sw(be, 0, &b, p, order, d->n, cig, slots, lens, offs, &exact, err, sizeof err) == DPA_OK;
+        ok = dpa_cuda_sw_of(ops)->run(be, 0, &b, p, order, d->n, cig, slots, lens, offs, &exact, err, sizeof err) == DPA_OK;
         t[r] = now() - t0;
     }
     if (ok && reps > 0) m = median(t + 1, reps < 63 ? reps : 63);
@@ -281,6 +289,7 @@ int main(int argc, char **argv)
     dpa_options o;
     dpa_options_init(&o);
     o.gpu_disable = 0;
+    o.log_fn = log_stderr;
     dpa_context *ctx = NULL;
     if (dpa_context_create(&o, &ctx) != DPA_OK) {
         fprintf(stderr, "context: %s\n", dpa_last_error());

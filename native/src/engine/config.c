@@ -9,9 +9,20 @@
 
 #include "common/status.h"
 #include "cpu/cpu_features.h"
-#include "engine/context.h"
+#include "engine/config.h"
 
 #define DPA_MAX_THREADS 4096
+
+DPA_API void dpa_options_init(dpa_options *o)
+{
+    if (!o) return;
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+    o->num_threads = 0;
+    o->backend = -1;
+    o->cpu_disable = NULL;
+    o->gpu_disable = -1;
+}
 
 static dpa_status parse_backend(const char *s, const char *what, dpa_backend *out)
 {
@@ -105,6 +116,16 @@ dpa_status dpa_config_resolve(const dpa_options *opt, dpa_config *cfg)
     } else if ((env = getenv("DPACCEL_GPU_DISABLE")) && *env) {
         if ((st = parse_int(env, "DPACCEL_GPU_DISABLE", 0, 1, &v))) return st;
         cfg->gpu_disable = (int)v;
+    }
+    /* Measurement knobs (docs/configuration.md): GPU feeders per device (0 = each
+     * workload's default) and the engine's phase timings on the log callback. */
+    if ((env = getenv("DPACCEL_GPU_FEEDERS")) && *env) {
+        if ((st = parse_int(env, "DPACCEL_GPU_FEEDERS", 1, 4, &v))) return st;
+        cfg->gpu_feeders = (int32_t)v;
+    }
+    if ((env = getenv("DPACCEL_TIMING")) && *env) {
+        if ((st = parse_int(env, "DPACCEL_TIMING", 0, 1, &v))) return st;
+        cfg->timing = (int)v;
     }
     /* CPU forced: never touch the driver (start-up cost, and a broken driver stays out). */
     if (cfg->backend == DPA_BACKEND_CPU) cfg->gpu_disable = 1;

@@ -6,17 +6,6 @@
 #include "common/status.h"
 #include "engine/context.h"
 
-DPA_API void dpa_options_init(dpa_options *o)
-{
-    if (!o) return;
-    memset(o, 0, sizeof *o);
-    o->struct_size = sizeof *o;
-    o->num_threads = 0;
-    o->backend = -1;
-    o->cpu_disable = NULL;
-    o->gpu_disable = -1;
-}
-
 void dpa_log(const dpa_context *ctx, dpa_log_level level, const char *fmt, ...)
 {
     if (!ctx->cfg.log_fn) return;
@@ -44,7 +33,7 @@ DPA_API dpa_status dpa_context_create(const dpa_options *options, dpa_context **
     if (ctx->cfg.gpu_disable)
         snprintf(ctx->cuda.reason, sizeof ctx->cuda.reason, "GPU disabled by configuration");
     else
-        dpa_cuda_load(&ctx->cuda);
+        dpa_cuda_load(&ctx->cuda, &(dpa_cuda_host){ ctx->cfg.log_fn, ctx->cfg.log_user });
     if (ctx->cfg.backend == DPA_BACKEND_GPU && ctx->cuda.devices == 0) {
         st = dpa_fail(DPA_ERR_NO_DEVICE, "backend gpu requested but %s", ctx->cuda.reason);
         dpa_context_destroy(ctx);

@@ -11,18 +11,9 @@
 #include "common/status.h"
 
 #include "cpu/pairhmm/pairhmm.h"
+#include "engine/config.h"
 #include "engine/cuda_loader.h"
 #include "engine/threadpool.h"
-
-typedef struct dpa_config {
-    int32_t threads;
-    dpa_backend backend;
-    unsigned isa_mask;     /* supported & not disabled */
-    unsigned disabled_mask;
-    int gpu_disable;
-    dpa_log_fn log_fn;
-    void *log_user;
-} dpa_config;
 
 struct dpa_context {
     dpa_config cfg;
@@ -33,8 +24,6 @@ struct dpa_context {
     unsigned next_gpu;       /* round-robin device for batches too small to split (atomic) */
 };
 
-/* Resolves options + environment + defaults into cfg. */
-dpa_status dpa_config_resolve(const dpa_options *opt, dpa_config *cfg);
 void dpa_log(const dpa_context *ctx, dpa_log_level level, const char *fmt, ...)
     DPA_PRINTF(3, 4);
 

@@ -19,7 +19,7 @@ static int sibling_path(char *buf, size_t len)
     return n > 0 && (size_t)n < len;
 }
 
-void dpa_cuda_load(dpa_cuda *c)
+void dpa_cuda_load(dpa_cuda *c, const dpa_cuda_host *host)
 {
     char path[4096];
     memset(c, 0, sizeof *c);
@@ -47,7 +47,7 @@ void dpa_cuda_load(dpa_cuda *c)
         return;
     }
     char err[400] = "";
-    dpa_status st = ops->open(0, &c->backend, err, sizeof err);
+    dpa_status st = ops->open(0, host, &c->backend, err, sizeof err);
     if (st != DPA_OK) {
         snprintf(c->reason, sizeof c->reason, "no usable GPU: %s", err[0] ? err : dpa_status_name(st));
         c->backend = NULL;
@@ -57,6 +57,16 @@ void dpa_cuda_load(dpa_cuda *c)
     }
     c->ops = ops;
     c->devices = ops->device_count(c->backend);
+    /* an entry whose header does not match its id, or is older than this engine's struct,
+     * is treated as absent: that workload runs on the CPU */
+    static const uint32_t need[DPA_CUDA_WORKLOAD_COUNT] = {
+        [DPA_CUDA_WORKLOAD_PAIRHMM] = sizeof(dpa_cuda_pairhmm_entry),
+        [DPA_CUDA_WORKLOAD_SW] = sizeof(dpa_cuda_sw_entry),
+    };
+    for (uint32_t id = 1; id < DPA_CUDA_WORKLOAD_COUNT; id++) {
+        const dpa_cuda_entry_header *e = ops->entry(id);
+        c->entries[id] = e && e->id == id && e->struct_size >= need[id] ? e : NULL;
+    }
     snprintf(c->reason, sizeof c->reason, "%s", path);
 }
 

@@ -13,13 +13,22 @@ typedef struct dpa_cuda {
     const dpa_cuda_ops *ops;
     dpa_cuda_backend *backend;
     int32_t devices;                /* 0 when unavailable */
+    /* each workload's entry table, or NULL when the library has none (ops->entry) */
+    const dpa_cuda_entry_header *entries[DPA_CUDA_WORKLOAD_COUNT];
     char reason[4600];               /* why unavailable, or the library path */
 } dpa_cuda;
 
-/* Never fails: when the backend cannot be used, devices = 0 and reason says why. */
-void dpa_cuda_load(dpa_cuda *cuda);
+/* Never fails: when the backend cannot be used, devices = 0 and reason says why. host
+ * carries the context's log callback for the backend's diagnostics. */
+void dpa_cuda_load(dpa_cuda *cuda, const dpa_cuda_host *host);
 void dpa_cuda_unload(dpa_cuda *cuda);
 /* Devices that are still in service (not retired after a fault). */
 int32_t dpa_cuda_usable_devices(const dpa_cuda *cuda, int32_t *list, int32_t max);
+/* A workload's entry table (NULL: no GPU, or no kernels for it in this library). */
+static inline const dpa_cuda_entry_header *dpa_cuda_entry(const dpa_cuda *cuda,
+                                                          dpa_cuda_workload_id id)
+{
+    return cuda->devices > 0 && id > 0 && id < DPA_CUDA_WORKLOAD_COUNT ? cuda->entries[id] : NULL;
+}
 
 #endif

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/pairhmm_run.h"
+#include "engine/entry.h"
 #include "jni/jni_util.h"
 
 /* A staging kept idle above this size is freed instead (one huge batch must not pin its

@@ -1,0 +1,28 @@
+/*
+ * config.h — a context's configuration, resolved once at creation from dpa_options, the
+ * environment and defaults (config.c), then read-only.
+ */
+#ifndef DPA_ENGINE_CONFIG_H
+#define DPA_ENGINE_CONFIG_H
+
+#include <stdint.h>
+
+#include "dpaccel.h"
+
+typedef struct dpa_config {
+    int32_t threads;
+    dpa_backend backend;
+    unsigned isa_mask;     /* supported & not disabled */
+    unsigned disabled_mask;
+    int gpu_disable;
+    int32_t gpu_feeders;   /* DPACCEL_GPU_FEEDERS: concurrent calls per GPU, 0 = per workload */
+    int timing;            /* DPACCEL_TIMING: phase timings on the log callback */
+    dpa_log_fn log_fn;
+    void *log_user;
+} dpa_config;
+
+/* Resolves options + environment + defaults into cfg. A bad value is an error naming its
+ * source. */
+dpa_status dpa_config_resolve(const dpa_options *opt, dpa_config *cfg);
+
+#endif

@@ -1,0 +1,202 @@
+/*
+ * pairhmm_workload.c — dpa_pairhmm_compute: check the arguments, validate the batch,
+ * expand it into one task per (read, haplotype) pair, and hand the job to the scheduler
+ * (scheduler.h) with the PairHMM descriptor: its sort, costs, cost model, chunk shape and
+ * kernels (the context's CPU kernel, the CUDA library's pairhmm entry).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/status.h"
+#include "cpu/pairhmm/pairhmm_validate.h"
+#include "engine/context.h"
+#include "engine/cost_model.h"
+#include "engine/entry.h"
+#include "engine/scheduler.h"
+#include "engine/sort.h"
+
+typedef struct phmm_job {
+    const dpa_pairhmm_batch *batch;
+    const dpa_phmm_ops *kernel;
+    int32_t precision;
+    double *out;
+    dpa_phmm_task *tasks;
+} phmm_job;
+
+/* Groups in order, read-major within a group: task k writes out[k]. */
+static void expand_tasks(const dpa_pairhmm_batch *b, dpa_phmm_task *tasks)
+{
+    int32_t groups = b->num_groups ? b->num_groups : 1;
+    int32_t r0 = 0, h0 = 0;
+    int64_t k = 0;
+    for (int32_t g = 0; g < groups; g++) {
+        int32_t nr = b->num_groups ? b->group_num_reads[g] : b->num_reads;
+        int32_t nh = b->num_groups ? b->group_num_haps[g] : b->num_haps;
+        for (int32_t r = 0; r < nr; r++) {
+            for (int32_t h = 0; h < nh; h++, k++) {
+                tasks[k].read = r0 + r;
+                tasks[k].hap = h0 + h;
+                tasks[k].out = k;
+            }
+        }
+        r0 += nr;
+        h0 += nh;
+    }
+}
+
+/* Descending by (read length, hap length), ties in task order (both lengths < 2^21): the
+ * SIMD kernels take 16 pairs of one read length at a time. */
+static dpa_status phmm_sort(void *arg, int64_t n)
+{
+    phmm_job *j = arg;
+    const dpa_pairhmm_batch *b = j->batch;
+    if (n < 2) return DPA_OK;
+    dpa_sort_item *k = malloc(sizeof *k * 2 * (size_t)n);
+    dpa_phmm_task *tmp = malloc(sizeof *tmp * (size_t)n);
+    if (!k || !tmp) {
+        free(k), free(tmp);
+        return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "pairhmm: out of memory sorting %lld tasks",
+                        (long long)n);
+    }
+    for (int64_t i = 0; i < n; i++) {
+        k[i].key = ((uint64_t)b->read_lengths[j->tasks[i].read] << 21) |
+                   (uint64_t)b->hap_lengths[j->tasks[i].hap];
+        k[i].index = i;
+    }
+    dpa_sort_desc(k, k + n, n);
+    for (int64_t i = 0; i < n; i++) tmp[i] = j->tasks[k[i].index];
+    memcpy(j->tasks, tmp, sizeof *tmp * (size_t)n);
+    free(k), free(tmp);
+    return DPA_OK;
+}
+
+static void phmm_costs(const void *arg, int64_t n, int64_t *cost)
+{
+    const phmm_job *j = arg;
+    for (int64_t i = 0; i < n; i++)
+        cost[i] = (int64_t)j->batch->read_lengths[j->tasks[i].read] *
+                  j->batch->hap_lengths[j->tasks[i].hap];
+}
+
+static dpa_status phmm_cpu(void *arg, int64_t first, int64_t count, int64_t *recomputes)
+{
+    phmm_job *j = arg;
+    return j->kernel->compute(j->batch, j->tasks + first, count, j->precision, j->out, recomputes);
+}
+
+static dpa_status phmm_gpu(void *arg, const void *entry, dpa_cuda_backend *backend,
+                           int32_t device, int64_t first, int64_t count, int64_t *recomputes,
+                           char *err, size_t err_len)
+{
+    phmm_job *j = arg;
+    const dpa_cuda_pairhmm_entry *e = entry;
+    return e->run(backend, device, j->batch, j->tasks + first, count, j->precision, j->out,
+                  recomputes, err, err_len);
+}
+
+static const dpa_workload pairhmm_workload = {
+    .name = "pairhmm",
+    .cuda_id = DPA_CUDA_WORKLOAD_PAIRHMM,
+    .sort = phmm_sort,
+    .sort_for_one_gpu = 0,
+    .costs = phmm_costs,
+    .cpu_seconds = dpa_cost_cpu_seconds,
+    .gpu_seconds = dpa_cost_gpu_seconds,
+    /* ~16 chunks per thread balance mixed lengths; >= 250 k cells (~40 us on one AVX-512
+     * core) amortise a worker's wake-up; under 1 M cells (~0.15 ms; a HaplotypeCaller
+     * region is ~0.4 M) one chunk; 16 tasks = one AVX-512 float vector of pairs */
+    .chunks_per_thread = 16,
+    .chunk_min_cost = 250000,
+    .whole_below_cost = 1000000,
+    .chunk_multiple = 16,
+    .solo_cost = INT64_MAX,
+    /* ~0.3 s of one CPU core, ~0.1 ms of one H100 */
+    .split_min_cost = (int64_t)256 * 1000 * 1000,
+    /* one feeder per GPU takes its share in one unit: the CUDA side splits, bins and
+     * overlaps internally */
+    .feeders_per_gpu = 1,
+    .units_per_feeder = 1,
+    .hybrid_units_per_feeder = 0,
+    .unit_min_cost = 0,
+    .cpu = phmm_cpu,
+    .gpu = phmm_gpu,
+};
+
+DPA_API void dpa_pairhmm_params_init(dpa_pairhmm_params *p)
+{
+    if (!p) return;
+    p->precision = DPA_PRECISION_FLOAT_THEN_DOUBLE;
+    p->backend = -1;
+}
+
+DPA_API dpa_status dpa_pairhmm_compute(dpa_context *ctx, const dpa_pairhmm_batch *batch,
+                                       const dpa_pairhmm_params *params, double *out,
+                                       int64_t out_len, dpa_pairhmm_stats *stats)
+{
+    return dpa_pairhmm_compute_ex(ctx, batch, params, out, out_len, stats, 0);
+}
+
+static dpa_status check_params(const dpa_pairhmm_params *params)
+{
+    if (params->precision != DPA_PRECISION_FLOAT_THEN_DOUBLE &&
+        params->precision != DPA_PRECISION_DOUBLE)
+        return dpa_fail(DPA_ERR_INVALID_ARG, "pairhmm params: precision = %d, must be 0 or 1",
+                        params->precision);
+    if (params->backend < -1 || params->backend > DPA_BACKEND_HYBRID)
+        return dpa_fail(DPA_ERR_INVALID_ARG, "pairhmm params: backend = %d, must be -1..3",
+                        params->backend);
+    return DPA_OK;
+}
+
+dpa_status dpa_pairhmm_compute_ex(dpa_context *ctx, const dpa_pairhmm_batch *batch,
+                                  const dpa_pairhmm_params *params, double *out,
+                                  int64_t out_len, dpa_pairhmm_stats *stats, int quals_checked)
+{
+    if (!ctx) return dpa_fail(DPA_ERR_NULL_ARG, "dpa_pairhmm_compute: ctx is NULL");
+    dpa_pairhmm_params defaults;
+    if (!params) {
+        dpa_pairhmm_params_init(&defaults);
+        params = &defaults;
+    }
+    dpa_status st = check_params(params);
+    if (st) return st;
+    st = quals_checked ? dpa_pairhmm_validate_shape(batch) : dpa_pairhmm_validate(batch);
+    if (st) return st;
+    int64_t n;
+    dpa_pairhmm_result_count(batch, &n);
+    if (n > 0 && !out) return dpa_fail(DPA_ERR_NULL_ARG, "dpa_pairhmm_compute: out is NULL");
+    if (out_len < n)
+        return dpa_fail(DPA_ERR_INVALID_ARG,
+                        "dpa_pairhmm_compute: out_len = %lld, the batch produces %lld results",
+                        (long long)out_len, (long long)n);
+    if (stats) {
+        memset(stats, 0, sizeof *stats);
+        stats->isa = ctx->phmm.isa;
+    }
+    if (n == 0) return DPA_OK;
+    if ((uint64_t)n > SIZE_MAX / sizeof(dpa_phmm_task))
+        return dpa_fail(DPA_ERR_LIMIT, "pairhmm batch: %lld pairs exceed addressable memory",
+                        (long long)n);
+
+    phmm_job job = { batch, &ctx->phmm, params->precision, out, NULL };
+    job.tasks = malloc(sizeof *job.tasks * (size_t)n);
+    if (!job.tasks)
+        return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "pairhmm: out of memory for %lld tasks", (long long)n);
+    expand_tasks(batch, job.tasks);
+    int64_t cells = 0;
+    for (int64_t i = 0; i < n; i++)
+        cells += (int64_t)batch->read_lengths[job.tasks[i].read] * batch->hap_lengths[job.tasks[i].hap];
+
+    const dpa_sched_call call = { n, cells, params->backend, ctx->phmm.isa };
+    dpa_sched_result res;
+    st = dpa_sched_run(ctx, &pairhmm_workload, &job, &call, &res);
+    free(job.tasks);
+    if (st != DPA_OK) return st;
+    if (stats) {
+        stats->pairs = n;
+        stats->cells = cells;
+        stats->double_recomputes = res.counter;
+        stats->gpu_pairs = res.gpu_tasks;
+    }
+    return DPA_OK;
+}

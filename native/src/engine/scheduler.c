@@ -1,0 +1,360 @@
+/* scheduler.c — see scheduler.h. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/status.h"
+#include "engine/context.h"
+#include "engine/scheduler.h"
+#include "engine/timing.h"
+
+#define MAX_GPUS 64
+#define MAX_FEEDERS_PER_GPU 4
+
+typedef struct chunk {
+    int64_t first, count; /* a range of the job's task order */
+    int64_t cost;
+    int solo;             /* one task above solo_cost: runs alone on the calling thread */
+} chunk;
+
+typedef struct run {
+    dpa_context *ctx;
+    const dpa_workload *w;
+    void *job;
+    const void *entry;    /* the workload's CUDA entry table */
+    chunk *chunks;
+    /* the queue [head, tail): GPU feeders take units from the head, CPU workers single
+     * chunks from the tail; left holds the chunks failed GPU units gave back */
+    pthread_mutex_t lock;
+    int64_t head, tail;
+    int64_t unit_cost;
+    int64_t *left;
+    int64_t nleft;
+    const int32_t *devices;
+    int32_t ndev;
+    int32_t nfeeders;     /* feeder k feeds devices[k % ndev] */
+    int32_t pool_feeders; /* feeders [0, pool_feeders) are pool jobs, the rest own threads */
+    int timing;
+    double t0;
+    atomic_llong counter, gpu_tasks;
+    atomic_int status;    /* first CPU kernel error */
+} run;
+
+/* ---- plan ------------------------------------------------------------------------- */
+
+typedef struct plan {
+    dpa_backend backend;
+    int32_t devices[MAX_GPUS];
+    int32_t ndev;
+} plan;
+
+static dpa_status choose_backend(dpa_context *ctx, const dpa_workload *w,
+                                 const dpa_sched_call *call, plan *p)
+{
+    p->backend = call->backend >= 0 ? (dpa_backend)call->backend : ctx->cfg.backend;
+    p->ndev = 0;
+    const dpa_cuda_entry_header *entry = dpa_cuda_entry(&ctx->cuda, w->cuda_id);
+    if (entry)
+        p->ndev = dpa_cuda_usable_devices(&ctx->cuda, p->devices, MAX_GPUS);
+    if (p->backend == DPA_BACKEND_GPU && p->ndev == 0)
+        return dpa_fail(DPA_ERR_NO_DEVICE, "%s: backend gpu requested but %s", w->name,
+                        ctx->cuda.devices == 0 ? ctx->cuda.reason
+                        : !entry ? "the CUDA library has no kernels for this workload"
+                                 : "every GPU was retired after a fault");
+    if (call->tasks == 0) return DPA_OK;
+
+    const int64_t cost = call->total_cost, n = call->tasks;
+    const int32_t threads = ctx->cfg.threads;
+    if (p->backend == DPA_BACKEND_AUTO)
+        p->backend = p->ndev > 0 && w->gpu_seconds(cost, n, p->ndev) <
+                                        w->cpu_seconds(cost, n, threads, call->isa)
+                         ? DPA_BACKEND_GPU : DPA_BACKEND_CPU;
+    if (p->backend == DPA_BACKEND_HYBRID && p->ndev == 0) p->backend = DPA_BACKEND_CPU;
+    /* A batch too small to split usefully (a HaplotypeCaller region) gains nothing from CPU
+     * workers beside a GPU that is faster on it: waking them and waiting for their chunks
+     * made one PairHMM region per call 4x slower than GPU-only on the H100. */
+    if (p->backend == DPA_BACKEND_HYBRID && cost < w->split_min_cost &&
+        w->gpu_seconds(cost, n, 1) < w->cpu_seconds(cost, n, threads, call->isa))
+        p->backend = DPA_BACKEND_GPU;
+    if (p->backend == DPA_BACKEND_CPU) p->ndev = 0;
+    /* A batch too small to keep several GPUs busy goes whole to one device, round-robin
+     * across calls: concurrent callers then spread over the GPUs, and no call pays for
+     * splitting and a second synchronisation. */
+    if (p->backend == DPA_BACKEND_GPU && p->ndev > 1 && cost < w->split_min_cost) {
+        const unsigned k = __atomic_fetch_add(&ctx->next_gpu, 1u, __ATOMIC_RELAXED);
+        p->devices[0] = p->devices[k % (unsigned)p->ndev];
+        p->ndev = 1;
+    }
+    return DPA_OK;
+}
+
+/* Chunks of ~target cost in multiples of chunk_multiple tasks; a task above solo_cost is
+ * a chunk of its own. */
+static int64_t make_chunks(const dpa_workload *w, const int64_t *cost, int64_t n, int64_t target,
+                           chunk *chunks)
+{
+    int64_t c = 0, i = 0;
+    const int64_t multiple = w->chunk_multiple > 1 ? w->chunk_multiple : 1;
+    while (i < n) {
+        chunk *ch = &chunks[c++];
+        ch->first = i;
+        ch->cost = 0;
+        ch->solo = cost[i] > w->solo_cost;
+        if (ch->solo) {
+            ch->cost = cost[i++];
+        } else {
+            while (i < n && !(cost[i] > w->solo_cost) &&
+                   (ch->cost < target || (i - ch->first) % multiple != 0))
+                ch->cost += cost[i++];
+        }
+        ch->count = i - ch->first;
+    }
+    return c;
+}
+
+static int64_t chunk_target(const dpa_workload *w, int64_t total, int32_t threads)
+{
+    if (total < w->whole_below_cost) return total;
+    int64_t target = total / ((int64_t)threads * w->chunks_per_thread);
+    return target < w->chunk_min_cost ? w->chunk_min_cost : target;
+}
+
+static int32_t feeders_per_gpu(const dpa_context *ctx, const dpa_workload *w)
+{
+    const int32_t f = ctx->cfg.gpu_feeders > 0 ? ctx->cfg.gpu_feeders : w->feeders_per_gpu;
+    return f < 1 ? 1 : f > MAX_FEEDERS_PER_GPU ? MAX_FEEDERS_PER_GPU : f;
+}
+
+static int64_t unit_cost(const dpa_context *ctx, const dpa_workload *w, const dpa_sched_call *call,
+                         int hybrid, int32_t ndev, int32_t nfeeders)
+{
+    const int64_t total = call->total_cost;
+    int64_t unit;
+    if (hybrid && w->hybrid_units_per_feeder == 0) {
+        /* the cost model's GPU share in one unit per device: each device makes one round
+         * trip while the CPU workers take the cheap end; a GPU that finishes first comes
+         * back for what is left (a fixed quarter per unit made a HaplotypeCaller region
+         * four serial GPU round trips) */
+        const double tg = w->gpu_seconds(total, call->tasks, ndev);
+        const double tc = w->cpu_seconds(total, call->tasks, ctx->cfg.threads, call->isa);
+        unit = (int64_t)((double)total * (tc / (tc + tg)) / ndev) + 1;
+    } else {
+        const int32_t per = hybrid ? w->hybrid_units_per_feeder : w->units_per_feeder;
+        unit = total / ((int64_t)nfeeders * (per > 0 ? per : 1)) + 1;
+    }
+    return unit < w->unit_min_cost ? w->unit_min_cost : unit;
+}
+
+/* ---- CPU side ---------------------------------------------------------------------- */
+
+static void run_chunk(run *R, int64_t c)
+{
+    int64_t counter = 0;
+    dpa_status st = R->w->cpu(R->job, R->chunks[c].first, R->chunks[c].count, &counter);
+    atomic_fetch_add(&R->counter, counter);
+    if (st != DPA_OK) {
+        int expected = DPA_OK;
+        atomic_compare_exchange_strong(&R->status, &expected, (int)st);
+    }
+}
+
+/* A HYBRID CPU worker pops chunks from the cheap end (never a solo one) until the queue is
+ * empty or a kernel failed. */
+static void cpu_worker(run *R)
+{
+    for (;;) {
+        int64_t c = -1;
+        pthread_mutex_lock(&R->lock);
+        if (R->tail > R->head && !R->chunks[R->tail - 1].solo) c = --R->tail;
+        pthread_mutex_unlock(&R->lock);
+        if (c < 0 || atomic_load(&R->status) != DPA_OK) return;
+        run_chunk(R, c);
+    }
+}
+
+static void left_job(void *arg, int64_t index)
+{
+    run *R = arg;
+    if (atomic_load(&R->status) == DPA_OK) run_chunk(R, R->left[index]);
+}
+
+/* The CPU pass over R->left (everything when CPU-only; what the GPUs gave back or left):
+ * solo chunks one at a time on this thread, the rest on the pool, most expensive first. */
+static void cpu_pass(run *R)
+{
+    int64_t nsmall = 0;
+    for (int64_t k = 0; k < R->nleft; k++) {
+        const int64_t c = R->left[k];
+        if (R->chunks[c].solo) {
+            if (atomic_load(&R->status) == DPA_OK) run_chunk(R, c);
+        } else {
+            R->left[nsmall++] = c;
+        }
+    }
+    R->nleft = nsmall;
+    if (nsmall > 0) dpa_pool_run(R->ctx->pool, nsmall, left_job, R);
+}
+
+/* ---- GPU side ---------------------------------------------------------------------- */
+
+static void gpu_feeder(run *R, int32_t device)
+{
+    dpa_cuda *cuda = &R->ctx->cuda;
+    for (;;) {
+        pthread_mutex_lock(&R->lock);
+        int64_t first = R->head, last = R->head, cost = 0;
+        while (last < R->tail && cost < R->unit_cost) cost += R->chunks[last++].cost;
+        R->head = last;
+        pthread_mutex_unlock(&R->lock);
+        if (first == last) return;
+
+        const int64_t t0 = R->chunks[first].first;
+        const int64_t nt = R->chunks[last - 1].first + R->chunks[last - 1].count - t0;
+        int64_t counter = 0;
+        char err[400] = "";
+        const double u0 = R->timing ? dpa_ms_now() : 0;
+        dpa_status st = R->w->gpu(R->job, R->entry, cuda->backend, device, t0, nt, &counter,
+                                  err, sizeof err);
+        if (R->timing)
+            dpa_log(R->ctx, DPA_LOG_DEBUG, "%s: gpu %d unit of %lld tasks: %.2f -> %.2f ms",
+                    R->w->name, device, (long long)nt, u0 - R->t0, dpa_ms_now() - R->t0);
+        if (st == DPA_OK) {
+            atomic_fetch_add(&R->counter, counter);
+            atomic_fetch_add(&R->gpu_tasks, nt);
+            continue;
+        }
+        /* Faults degrade, never crash: the unit goes back to the CPU, identically. */
+        if (__atomic_exchange_n(&R->ctx->warned_gpu_fallback, 1, __ATOMIC_ACQ_REL) == 0)
+            dpa_log(R->ctx, DPA_LOG_WARN,
+                    "GPU %d failed in %s (%s: %s); recomputing on the CPU (logged once per "
+                    "context)", device, R->w->name, dpa_status_name(st), err);
+        pthread_mutex_lock(&R->lock);
+        for (int64_t c = first; c < last; c++) R->left[R->nleft++] = c;
+        pthread_mutex_unlock(&R->lock);
+        dpa_device_info info;
+        if (cuda->ops->device_info(cuda->backend, device, &info) != DPA_OK || !info.usable)
+            return; /* retired: the other devices and the CPU take the rest */
+    }
+}
+
+static void mixed_job(void *arg, int64_t index)
+{
+    run *R = arg;
+    if (index < R->pool_feeders)
+        gpu_feeder(R, R->devices[index % R->ndev]);
+    else
+        cpu_worker(R);
+}
+
+typedef struct feeder_thread { run *R; int32_t device; pthread_t thread; int started; } feeder_thread;
+
+static void *feeder_main(void *arg)
+{
+    feeder_thread *f = arg;
+    gpu_feeder(f->R, f->device);
+    return NULL;
+}
+
+/* Feeds the GPUs (and, in HYBRID, runs CPU workers beside them). Feeders run as pool jobs
+ * (no thread start per call); those the pool cannot run at once (a small pool, several
+ * GPUs) get their own threads so that every device is fed from the start. */
+static void run_gpus(run *R, int hybrid)
+{
+    const int32_t threads = R->ctx->cfg.threads;
+    /* HYBRID keeps at least the calling thread for CPU work */
+    const int32_t room = hybrid ? threads - 1 : threads;
+    R->pool_feeders = R->nfeeders < room ? R->nfeeders : (room > 0 ? room : 0);
+    feeder_thread extra[MAX_GPUS * MAX_FEEDERS_PER_GPU];
+    const int32_t nextra = R->nfeeders - R->pool_feeders;
+    for (int32_t k = 0; k < nextra; k++) {
+        extra[k].R = R;
+        extra[k].device = R->devices[(R->pool_feeders + k) % R->ndev];
+        extra[k].started = pthread_create(&extra[k].thread, NULL, feeder_main, &extra[k]) == 0;
+    }
+    const int64_t jobs = R->pool_feeders + (hybrid ? threads : 0);
+    if (jobs > 0) dpa_pool_run(R->ctx->pool, jobs, mixed_job, R);
+    for (int32_t k = 0; k < nextra; k++)
+        if (extra[k].started) pthread_join(extra[k].thread, NULL);
+}
+
+/* ---- entry ------------------------------------------------------------------------- */
+
+dpa_status dpa_sched_run(dpa_context *ctx, const dpa_workload *w, void *job,
+                         const dpa_sched_call *call, dpa_sched_result *result)
+{
+    memset(result, 0, sizeof *result);
+    plan p;
+    dpa_status st = choose_backend(ctx, w, call, &p);
+    if (st != DPA_OK || call->tasks == 0) return st;
+    const int64_t n = call->tasks;
+    const int timing = ctx->cfg.timing;
+    double tm[4] = { 0 };
+    if (timing) tm[0] = dpa_ms_now();
+
+    /* largest first: for the CPU queue, and to split across devices */
+    if (w->sort && (w->sort_for_one_gpu || !(p.backend == DPA_BACKEND_GPU && p.ndev == 1)) &&
+        (st = w->sort(job, n)) != DPA_OK)
+        return st;
+
+    if ((uint64_t)n > SIZE_MAX / (sizeof(chunk) + 2 * sizeof(int64_t)))
+        return dpa_fail(DPA_ERR_LIMIT, "%s: %lld tasks exceed addressable memory", w->name,
+                        (long long)n);
+    int64_t *cost = malloc(sizeof *cost * (size_t)n);
+    chunk *chunks = malloc(sizeof *chunks * (size_t)n);
+    int64_t *left = malloc(sizeof *left * (size_t)n);
+    if (!cost || !chunks || !left) {
+        free(cost), free(chunks), free(left);
+        return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "%s: out of memory for %lld tasks", w->name,
+                        (long long)n);
+    }
+    w->costs(job, n, cost);
+    const int64_t nchunks =
+        make_chunks(w, cost, n, chunk_target(w, call->total_cost, ctx->cfg.threads), chunks);
+    free(cost);
+
+    run R;
+    memset(&R, 0, sizeof R);
+    R.ctx = ctx;
+    R.w = w;
+    R.job = job;
+    R.chunks = chunks;
+    R.left = left;
+    R.head = 0;
+    R.tail = nchunks;
+    R.devices = p.devices;
+    R.ndev = p.ndev;
+    R.timing = timing;
+    atomic_init(&R.counter, 0);
+    atomic_init(&R.gpu_tasks, 0);
+    atomic_init(&R.status, DPA_OK);
+    if (timing) R.t0 = tm[1] = dpa_ms_now();
+    if (p.ndev > 0) {
+        const int hybrid = p.backend == DPA_BACKEND_HYBRID;
+        R.entry = dpa_cuda_entry(&ctx->cuda, w->cuda_id);
+        R.nfeeders = p.ndev * feeders_per_gpu(ctx, w);
+        R.unit_cost = unit_cost(ctx, w, call, hybrid, p.ndev, R.nfeeders);
+        pthread_mutex_init(&R.lock, NULL);
+        run_gpus(&R, hybrid);
+        pthread_mutex_destroy(&R.lock);
+    }
+    if (timing) tm[2] = dpa_ms_now();
+    for (int64_t c = R.head; c < R.tail; c++) R.left[R.nleft++] = c;
+    cpu_pass(&R);
+    if (timing) {
+        tm[3] = dpa_ms_now();
+        dpa_log(ctx, DPA_LOG_DEBUG,
+                "%s: %lld tasks, %lld chunks, backend %s on %d GPU(s): sort+chunks %.2f ms, "
+                "gpu feeders %.2f ms, cpu %.2f ms", w->name, (long long)n, (long long)nchunks,
+                dpa_backend_name(p.backend), p.ndev, tm[1] - tm[0], tm[2] - tm[1],
+                tm[3] - tm[2]);
+    }
+    free(chunks);
+    free(left);
+    st = (dpa_status)atomic_load(&R.status);
+    if (st != DPA_OK)
+        return dpa_fail(st, "%s: a CPU kernel failed (%s)", w->name, dpa_status_name(st));
+    result->counter = atomic_load(&R.counter);
+    result->gpu_tasks = atomic_load(&R.gpu_tasks);
+    return DPA_OK;
+}
