@@ -490,92 +490,107 @@ static void prep_part(void *arg, int part, int np)
     }
 }
 
-static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
-                            const dpa_pairhmm_batch *batch, const dpa_phmm_task *tasks,
-                            const uint8_t *tcfg, int tshift, int64_t n, int64_t read_pos_total,
-                            int64_t hap_pos_total, int64_t nur, int64_t nuh, int32_t max_hap,
-                            int32_t precision, double *out, int64_t *double_recomputes,
-                            dpa_cuda_err *err)
-{
-    dpa_status status = DPA_OK;
-    double tm[10] = { 0 };
-    const int parts = n >= TEAM_MIN_PAIRS || read_pos_total >= TEAM_MIN_READ_POS
-                          ? dpa_cuda_team_parts(d) : 1;
-    if (b->timing) tm[0] = now_s();
-    /* host scratch: per pair key/idx (+ sort temporaries) */
-    uint8_t *hs = (uint8_t *)dpa_cuda_slot_scratch(s, (size_t)n * 4 * 4);
-    if (!hs) return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "CUDA pairhmm: host scratch");
-    uint32_t *key = (uint32_t *)hs, *idx = key + n, *tk = idx + n, *tv = tk + n;
-    /* distinct reads / haps of the chunk, listed by the caller's scan */
-    const int32_t *uniq = s->ulist, *uniqh = s->ulist + s->marks_reads;
-
-    /* ---- pinned staging for the largest possible layout (nwarps <= n), then pack the
-     * reads and haplotypes, noting which hold letters outside the float table ---- */
+/* One chunk of a call in flight: its inputs, the pinned layout, the sorted pair order, the
+ * warp table, and the phase times (DPACCEL_CUDA_TIMING). run_chunk's steps below share it. */
+typedef struct chunk_run {
+    const dpa_cuda_backend *b;
+    dpa_cuda_dev *d;
+    dpa_cuda_slot *s;
+    const dpa_pairhmm_batch *batch;
+    const dpa_phmm_task *tasks;
+    int tshift;
+    int64_t n, read_pos_total, hap_pos_total, nur, nuh;
+    int32_t max_hap;
+    int parts, pair_parts, use_float, direct;
     chunk_layout lo;
-    layout_of(&lo, read_pos_total, hap_pos_total, n, n, 0, 0, max_hap);
-    if ((status = dpa_cuda_slot_reserve(s, 0, lo.d2h_end, err)) != DPA_OK) return status;
-    uint8_t *h = (uint8_t *)s->hbuf;
-    uint8_t *dv;
-    const uint8_t *lut = base_lut();
-    {
-        uint32_t *rdata = (uint32_t *)(h + lo.rdata);
-        uint8_t *rgcp = h + lo.rgcp;
-        uint8_t *hcode = h + lo.hcode;
-        pack_job job = { batch, s, uniq, nur, rdata, rgcp, lut };
-        dpa_cuda_team_run(d, pack_reads_part, &job, read_pos_total >= TEAM_MIN_READ_POS ? parts : 1);
-        for (int64_t u = 0; u < nuh; u++) {
-            const int32_t hh = uniqh[u];
-            const uint8_t *hb = batch->hap_bases + batch->hap_offsets[hh];
-            const int32_t len = batch->hap_lengths[hh];
-            s->hwide[hh] = (uint8_t)(pack_hap(lut, hb, hcode + s->hpos[hh], len) != 0);
-        }
-    }
-    if (b->timing) tm[1] = now_s();
-
-    /* ---- sort key per pair: configuration (CFG_WIDE last), passes desc, hap desc ---- */
-    const int use_float = precision != DPA_PRECISION_DOUBLE;
-    const int pair_parts = n >= TEAM_MIN_PAIRS ? parts : 1;
+    uint8_t *h;                 /* the slot's pinned staging */
+    uint32_t *key, *idx;        /* per pair: sort key and index, sorted by radix_sort */
     pair_job pj;
-    memset(&pj, 0, sizeof pj);
-    pj.batch = batch;
-    pj.s = s;
-    pj.tasks = tasks;
-    pj.tcfg = tcfg;
-    pj.tshift = tshift;
-    pj.use_float = use_float;
-    pj.uniform = b->uniform;
-    pj.r32 = d->r32;
-    pj.n = n;
-    pj.key = key;
-    pj.idx = idx;
-    pj.pairs = (dpa_phmm_pdesc *)(h + lo.pairs);
-    dpa_cuda_team_run(d, keys_part, &pj, pair_parts);
-    int64_t nwide = 0;
-    for (int p = 0; p < pair_parts; p++) nwide += pj.nwide[p];
-    if (b->timing) tm[2] = now_s();
-    radix_sort(key, idx, tk, tv, n);
-    const int64_t nfloat = n - nwide;
-    if (b->timing) tm[3] = now_s();
-
-    /* ---- pair descriptors in sorted order; res index = chunk-local task index ---- */
-    dpa_phmm_pdesc *pairs = pj.pairs;
-    dpa_cuda_team_run(d, desc_part, &pj, pair_parts);
-    if (b->timing) tm[4] = now_s();
-
-    /* ---- warp tasks (float pairs only; those of one configuration are consecutive) ---- */
+    int64_t nwide, nfloat;      /* pairs in double only; the others run the float pass */
     int32_t cfg_first_warp[DPA_PHMM_NUM_KERN + 1];
     double cfg_work[DPA_PHMM_NUM_KERN];
-    for (int32_t c = 0; c <= DPA_PHMM_NUM_KERN; c++) cfg_first_warp[c] = 0;
-    for (int32_t c = 0; c < DPA_PHMM_NUM_KERN; c++) cfg_work[c] = 0;
-    dpa_phmm_wdesc *warps = (dpa_phmm_wdesc *)(h + lo.warps);
+    int64_t nwarps, scratch_cells, dwarps;
+    double tm[10];
+} chunk_run;
+
+/* Step 1: host scratch, pinned staging for the largest possible layout (nwarps <= n), then
+ * the chunk's distinct reads and haplotypes packed, noting which hold letters outside the
+ * float table. */
+static dpa_status pack_inputs(chunk_run *c, dpa_cuda_err *err)
+{
+    dpa_status status;
+    const int64_t n = c->n;
+    uint8_t *hs = (uint8_t *)dpa_cuda_slot_scratch(c->s, (size_t)n * 4 * 4);
+    if (!hs) return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "CUDA pairhmm: host scratch");
+    c->key = (uint32_t *)hs;
+    c->idx = c->key + n;
+    layout_of(&c->lo, c->read_pos_total, c->hap_pos_total, n, n, 0, 0, c->max_hap);
+    if ((status = dpa_cuda_slot_reserve(c->s, 0, c->lo.d2h_end, err)) != DPA_OK) return status;
+    c->h = (uint8_t *)c->s->hbuf;
+    const uint8_t *lut = base_lut();
+    /* distinct reads / haps of the chunk, listed by the caller's scan */
+    const int32_t *uniq = c->s->ulist, *uniqh = c->s->ulist + c->s->marks_reads;
+    pack_job job = { c->batch, c->s, uniq, c->nur, (uint32_t *)(c->h + c->lo.rdata),
+                     c->h + c->lo.rgcp, lut };
+    dpa_cuda_team_run(c->d, pack_reads_part, &job,
+                      c->read_pos_total >= TEAM_MIN_READ_POS ? c->parts : 1);
+    uint8_t *hcode = c->h + c->lo.hcode;
+    for (int64_t u = 0; u < c->nuh; u++) {
+        const int32_t hh = uniqh[u];
+        const uint8_t *hb = c->batch->hap_bases + c->batch->hap_offsets[hh];
+        const int32_t len = c->batch->hap_lengths[hh];
+        c->s->hwide[hh] = (uint8_t)(pack_hap(lut, hb, hcode + c->s->hpos[hh], len) != 0);
+    }
+    return DPA_OK;
+}
+
+/* Step 2: a sort key per pair (configuration with CFG_WIDE last, passes descending, hap
+ * length descending), radix-sorted; then the pair descriptors in sorted order (res index =
+ * chunk-local task index). */
+static void sort_pairs(chunk_run *c, const uint8_t *tcfg)
+{
+    const int64_t n = c->n;
+    uint32_t *tk = c->idx + n, *tv = tk + n;
+    pair_job *pj = &c->pj;
+    memset(pj, 0, sizeof *pj);
+    pj->batch = c->batch;
+    pj->s = c->s;
+    pj->tasks = c->tasks;
+    pj->tcfg = tcfg;
+    pj->tshift = c->tshift;
+    pj->use_float = c->use_float;
+    pj->uniform = c->b->uniform;
+    pj->r32 = c->d->r32;
+    pj->n = n;
+    pj->key = c->key;
+    pj->idx = c->idx;
+    pj->pairs = (dpa_phmm_pdesc *)(c->h + c->lo.pairs);
+    dpa_cuda_team_run(c->d, keys_part, pj, c->pair_parts);
+    c->nwide = 0;
+    for (int p = 0; p < c->pair_parts; p++) c->nwide += pj->nwide[p];
+    if (c->b->timing) c->tm[2] = now_s();
+    radix_sort(c->key, c->idx, tk, tv, n);
+    c->nfloat = n - c->nwide;
+    if (c->b->timing) c->tm[3] = now_s();
+    dpa_cuda_team_run(c->d, desc_part, pj, c->pair_parts);
+}
+
+/* Step 3: warp tasks (float pairs only; those of one configuration are consecutive), the
+ * lane work per configuration (launch order), and the double pass's persistent grid. */
+static void plan_warps(chunk_run *c)
+{
+    const dpa_phmm_pdesc *pairs = c->pj.pairs;
+    for (int32_t k = 0; k <= DPA_PHMM_NUM_KERN; k++) c->cfg_first_warp[k] = 0;
+    for (int32_t k = 0; k < DPA_PHMM_NUM_KERN; k++) c->cfg_work[k] = 0;
+    dpa_phmm_wdesc *warps = (dpa_phmm_wdesc *)(c->h + c->lo.warps);
     int64_t nwarps = 0, scratch_cells = 0;
-    for (int64_t k = 0; k < nfloat; nwarps++) {
-        const int32_t c = (int32_t)(key[k] >> 12);
-        const int32_t G = dpa_phmm_cfgs[c].g, P = 32 / G;
-        const int64_t GR = (int64_t)G * dpa_phmm_cfgs[c].r;
+    for (int64_t k = 0; k < c->nfloat; nwarps++) {
+        const int32_t cf = (int32_t)(c->key[k] >> 12);
+        const int32_t G = dpa_phmm_cfgs[cf].g, P = 32 / G;
+        const int64_t GR = (int64_t)G * dpa_phmm_cfgs[cf].r;
         const int grs = __builtin_ctzll((unsigned long long)GR); /* G R is a power of two */
         int64_t e = k + 1;
-        while (e < nfloat && e - k < P && (int32_t)(key[e] >> 12) == c) e++;
+        while (e < c->nfloat && e - k < P && (int32_t)(c->key[e] >> 12) == cf) e++;
         /* true passes (the key caps at 16) and the longest haplotype (pairs with fewer
          * passes sort later and may have longer haplotypes) */
         int64_t mp = 0, hmax = 0;
@@ -590,168 +605,246 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
         warps[nwarps].passes = (int32_t)mp;
         warps[nwarps].scratch = scratch_cells;
         if (mp > 1) scratch_cells += (hmax + 1) * P;
-        cfg_first_warp[c + 1]++;
-        cfg_work[c] += (double)mp * (double)(hmax + G - 1) * (double)dpa_phmm_cfgs[c].r;
+        c->cfg_first_warp[cf + 1]++;
+        c->cfg_work[cf] += (double)mp * (double)(hmax + G - 1) * (double)dpa_phmm_cfgs[cf].r;
         k = e;
     }
-    for (int32_t c = 0; c < DPA_PHMM_NUM_KERN; c++) cfg_first_warp[c + 1] += cfg_first_warp[c];
+    for (int32_t k = 0; k < DPA_PHMM_NUM_KERN; k++) c->cfg_first_warp[k + 1] += c->cfg_first_warp[k];
+    c->nwarps = nwarps;
+    c->scratch_cells = scratch_cells;
     /* double pass grid: persistent warps, scratch bounded */
-    int64_t dwarps = n < (int64_t)d->sms * 8 ? n : (int64_t)d->sms * 8;
-    while (dwarps > 4 && (size_t)dwarps * (size_t)(max_hap + 1) * 32 > DPA_F64_SCRATCH_BUDGET)
+    const int64_t n = c->n;
+    int64_t dwarps = n < (int64_t)c->d->sms * 8 ? n : (int64_t)c->d->sms * 8;
+    while (dwarps > 4 && (size_t)dwarps * (size_t)(c->max_hap + 1) * 32 > DPA_F64_SCRATCH_BUDGET)
         dwarps /= 2;
-    dwarps = (dwarps + 3) / 4 * 4;
+    c->dwarps = (dwarps + 3) / 4 * 4;
+}
 
-    /* the final layout moves count/res down to the real warp table's end */
-    layout_of(&lo, read_pos_total, hap_pos_total, n, nwarps, scratch_cells, dwarps, max_hap);
-    if ((status = dpa_cuda_slot_reserve(s, lo.dev_end, lo.d2h_end, err)) != DPA_OK) return status;
-    dv = (uint8_t *)s->dbuf;
-    int32_t *count = (int32_t *)(h + lo.count);
-    const double *res = (const double *)(h + lo.res);
-    *count = 0; /* the device's counter: the H2D copy covers it */
-    const int direct = s->hdev && (b->direct > 0 || (b->direct < 0 && n <= DPA_DIRECT_MAX_PAIRS));
-    uint64_t *hres = (uint64_t *)(h + lo.res);
-    if (direct) { /* float pairs wait for the float pass, the others for the double pass */
-        for (int64_t k = 0; k < nfloat; k++) hres[pairs[k].res] = DPA_PHMM_RES_PENDING;
-        for (int64_t k = nfloat; k < n; k++) hres[pairs[k].res] = DPA_PHMM_RES_FLAGGED;
+/* Step 4: the final layout (count/res move down to the real warp table's end), device and
+ * pinned space for it, and in the direct path the result slots' "pending" marks. */
+static dpa_status reserve_final(chunk_run *c, dpa_cuda_err *err)
+{
+    dpa_status status;
+    layout_of(&c->lo, c->read_pos_total, c->hap_pos_total, c->n, c->nwarps, c->scratch_cells,
+              c->dwarps, c->max_hap);
+    if ((status = dpa_cuda_slot_reserve(c->s, c->lo.dev_end, c->lo.d2h_end, err)) != DPA_OK)
+        return status;
+    *(int32_t *)(c->h + c->lo.count) = 0; /* the device's counter: the H2D copy covers it */
+    c->direct = c->s->hdev &&
+                (c->b->direct > 0 || (c->b->direct < 0 && c->n <= DPA_DIRECT_MAX_PAIRS));
+    if (c->direct) { /* float pairs wait for the float pass, the others for the double pass */
+        uint64_t *hres = (uint64_t *)(c->h + c->lo.res);
+        const dpa_phmm_pdesc *pairs = c->pj.pairs;
+        for (int64_t k = 0; k < c->nfloat; k++) hres[pairs[k].res] = DPA_PHMM_RES_PENDING;
+        for (int64_t k = c->nfloat; k < c->n; k++) hres[pairs[k].res] = DPA_PHMM_RES_FLAGGED;
     }
-    if (b->timing) tm[5] = now_s();
+    return DPA_OK;
+}
 
+/* The kernels' arguments for this chunk (device pointers into the slot's buffer). */
+static dpa_phmm_kargs kernel_args(const chunk_run *c)
+{
+    uint8_t *dv = (uint8_t *)c->s->dbuf;
+    const chunk_layout *lo = &c->lo;
+    dpa_phmm_kargs a;
+    memset(&a, 0, sizeof a);
+    a.rdata = (const uint32_t *)(dv + lo->rdata);
+    a.rgcp = dv + lo->rgcp;
+    a.hcode = dv + lo->hcode;
+    a.pairs = (const dpa_phmm_pdesc *)(dv + lo->pairs);
+    a.res = c->direct ? (double *)((uint8_t *)c->s->hdev + lo->res) : (double *)(dv + lo->res);
+    a.count = (int32_t *)(dv + lo->count);
+    a.flags = (int32_t *)(dv + lo->flags);
+    a.num_pairs = (int32_t)c->n;
+    a.wide_first = (int32_t)c->nfloat;
+    a.max_hap = c->max_hap;
+    a.err = c->d->d_err;
+    a.scratch = dv + lo->scratch;
+    return a;
+}
+
+/* Step 5: the H2D copy, then the float configurations' launches, largest first on the main
+ * stream, the others round-robin on the aux streams, so one launch's tail overlaps the
+ * others. */
+static dpa_status launch_float(chunk_run *c, const dpa_phmm_kargs *a, dpa_cuda_err *err)
+{
+    dpa_status status = DPA_OK;
+    dpa_cuda_slot *s = c->s;
+    uint8_t *dv = (uint8_t *)s->dbuf;
+    if (c->b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[0], s->stream));
+    DPA_CUDA_TRY(err, cudaMemcpyAsync(dv, c->h, c->lo.h2d_end, cudaMemcpyHostToDevice, s->stream));
+    if (c->b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[1], s->stream));
     {
-        dpa_phmm_kargs a;
-        memset(&a, 0, sizeof a);
-        a.rdata = (const uint32_t *)(dv + lo.rdata);
-        a.rgcp = dv + lo.rgcp;
-        a.hcode = dv + lo.hcode;
-        a.pairs = (const dpa_phmm_pdesc *)(dv + lo.pairs);
-        a.res = direct ? (double *)((uint8_t *)s->hdev + lo.res) : (double *)(dv + lo.res);
-        a.count = (int32_t *)(dv + lo.count);
-        a.flags = (int32_t *)(dv + lo.flags);
-        a.num_pairs = (int32_t)n;
-        a.wide_first = (int32_t)nfloat;
-        a.max_hap = max_hap;
-        a.err = d->d_err;
-
-        if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[0], s->stream));
-        DPA_CUDA_TRY(err, cudaMemcpyAsync(dv, h, lo.h2d_end, cudaMemcpyHostToDevice, s->stream));
-        if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[1], s->stream));
-        a.scratch = dv + lo.scratch;
-        {
-            /* the configurations' launches, largest first on the main stream, the others
-             * round-robin on the aux streams, so one launch's tail overlaps the others */
-            int32_t order[DPA_PHMM_NUM_KERN], nl = 0, used = 0;
-            for (int32_t c = 0; c < DPA_PHMM_NUM_KERN; c++)
-                if (cfg_first_warp[c + 1] > cfg_first_warp[c]) order[nl++] = c;
-            for (int32_t i = 1; i < nl; i++) /* by lane-work estimate, descending */
-                for (int32_t j = i; j > 0 && cfg_work[order[j]] > cfg_work[order[j - 1]]; j--) {
-                    const int32_t t = order[j];
-                    order[j] = order[j - 1];
-                    order[j - 1] = t;
-                }
-            if (nl > 1 && s->naux > 0) DPA_CUDA_TRY(err, cudaEventRecord(s->fork, s->stream));
-            for (int32_t i = 0; i < nl; i++) {
-                const int32_t c = order[i];
-                const int32_t w0 = cfg_first_warp[c], nw = cfg_first_warp[c + 1] - w0;
-                cudaStream_t st = s->stream;
-                if (i > 0 && s->naux > 0) {
-                    const int q = (i - 1) % s->naux;
-                    st = s->aux[q];
-                    if (i - 1 < s->naux) {
-                        DPA_CUDA_TRY(err, cudaStreamWaitEvent(st, s->fork, 0));
-                        used = q + 1;
-                    }
-                }
-                dpa_phmm_kargs ka = a;
-                ka.warps = (const dpa_phmm_wdesc *)(dv + lo.warps) + w0;
-                ka.num_warps = nw;
-                void *args[] = { &ka };
-                const int wpb = DPA_PHMM_BLOCK / 32;
-                DPA_CUDA_TRY(err, cudaLaunchKernel(dpa_phmm_kernel_f32(c),
-                                                   dim3((unsigned)((nw + wpb - 1) / wpb)),
-                                                   dim3(DPA_PHMM_BLOCK), args,
-                                                   dpa_phmm_smem_f32(c), st));
+        int32_t order[DPA_PHMM_NUM_KERN], nl = 0, used = 0;
+        for (int32_t k = 0; k < DPA_PHMM_NUM_KERN; k++)
+            if (c->cfg_first_warp[k + 1] > c->cfg_first_warp[k]) order[nl++] = k;
+        for (int32_t i = 1; i < nl; i++) /* by lane-work estimate, descending */
+            for (int32_t j = i; j > 0 && c->cfg_work[order[j]] > c->cfg_work[order[j - 1]]; j--) {
+                const int32_t t = order[j];
+                order[j] = order[j - 1];
+                order[j - 1] = t;
             }
-            for (int q = 0; q < used; q++) {
-                DPA_CUDA_TRY(err, cudaEventRecord(s->join[q], s->aux[q]));
-                DPA_CUDA_TRY(err, cudaStreamWaitEvent(s->stream, s->join[q], 0));
+        if (nl > 1 && s->naux > 0) DPA_CUDA_TRY(err, cudaEventRecord(s->fork, s->stream));
+        for (int32_t i = 0; i < nl; i++) {
+            const int32_t k = order[i];
+            const int32_t w0 = c->cfg_first_warp[k], nw = c->cfg_first_warp[k + 1] - w0;
+            cudaStream_t st = s->stream;
+            if (i > 0 && s->naux > 0) {
+                const int q = (i - 1) % s->naux;
+                st = s->aux[q];
+                if (i - 1 < s->naux) {
+                    DPA_CUDA_TRY(err, cudaStreamWaitEvent(st, s->fork, 0));
+                    used = q + 1;
+                }
             }
+            dpa_phmm_kargs ka = *a;
+            ka.warps = (const dpa_phmm_wdesc *)(dv + c->lo.warps) + w0;
+            ka.num_warps = nw;
+            void *args[] = { &ka };
+            const int wpb = DPA_PHMM_BLOCK / 32;
+            DPA_CUDA_TRY(err, cudaLaunchKernel(dpa_phmm_kernel_f32(k),
+                                               dim3((unsigned)((nw + wpb - 1) / wpb)),
+                                               dim3(DPA_PHMM_BLOCK), args,
+                                               dpa_phmm_smem_f32(k), st));
         }
-        if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[2], s->stream));
-        dpa_phmm_kargs ka = a;
-        ka.scratch = dv + lo.dscratch;
-        if (!use_float) ka.flags = NULL; /* every pair */
-        void *f64_args[] = { &ka };
-        int64_t flagged = 0;
-        if (!direct) {
-            DPA_CUDA_TRY(err, cudaLaunchKernel(dpa_phmm_kernel_f64(), dim3((unsigned)(dwarps / 4)),
+        for (int q = 0; q < used; q++) {
+            DPA_CUDA_TRY(err, cudaEventRecord(s->join[q], s->aux[q]));
+            DPA_CUDA_TRY(err, cudaStreamWaitEvent(s->stream, s->join[q], 0));
+        }
+    }
+    if (c->b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[2], s->stream));
+cleanup:
+    return status;
+}
+
+/* Step 6: the double pass over the pairs the float pass flagged (and the double-only ones)
+ * and the wait for every result. Copy-back path: the double pass always launches, then one
+ * D2H copy of count + results. Direct path: results land in mapped pinned memory; the
+ * double pass launches only when some slot is still flagged. *flagged = float pairs
+ * recomputed in double. */
+static dpa_status finish_double(chunk_run *c, const dpa_phmm_kargs *a, int64_t *flagged,
+                                dpa_cuda_err *err)
+{
+    dpa_status status = DPA_OK;
+    dpa_cuda_slot *s = c->s;
+    uint8_t *dv = (uint8_t *)s->dbuf;
+    const int timing = c->b->timing;
+    dpa_phmm_kargs ka = *a;
+    ka.scratch = dv + c->lo.dscratch;
+    if (!c->use_float) ka.flags = NULL; /* every pair */
+    void *f64_args[] = { &ka };
+    *flagged = 0;
+    if (!c->direct) {
+        DPA_CUDA_TRY(err, cudaLaunchKernel(dpa_phmm_kernel_f64(), dim3((unsigned)(c->dwarps / 4)),
+                                           dim3(DPA_PHMM_BLOCK), f64_args, 0, s->stream));
+        if (timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[3], s->stream));
+        DPA_CUDA_TRY(err, cudaMemcpyAsync(c->h + c->lo.count, dv + c->lo.count,
+                                          c->lo.d2h_end - c->lo.count, cudaMemcpyDeviceToHost,
+                                          s->stream));
+        if (timing) {
+            DPA_CUDA_TRY(err, cudaEventRecord(s->ev[4], s->stream));
+            c->tm[6] = now_s();
+        }
+        DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
+        *flagged = c->use_float ? (int64_t)*(const int32_t *)(c->h + c->lo.count) : 0;
+    } else {
+        if (timing) {
+            DPA_CUDA_TRY(err, cudaEventRecord(s->ev[3], s->stream));
+            DPA_CUDA_TRY(err, cudaEventRecord(s->ev[4], s->stream));
+            c->tm[6] = now_s();
+        }
+        const uint64_t *hres = (const uint64_t *)(c->h + c->lo.res);
+        dpa_status (*wait_fn)(dpa_cuda_slot *, const uint64_t *, int64_t, uint64_t,
+                              dpa_cuda_err *) = c->b->poll ? wait_marks : sync_marks;
+        if ((status = wait_fn(s, hres, c->n, DPA_PHMM_RES_PENDING, err)) != DPA_OK) return status;
+        int64_t pending = 0; /* flagged by the float pass, or double only */
+        for (int64_t k = 0; k < c->n; k++) pending += hres[k] == DPA_PHMM_RES_FLAGGED;
+        if (pending > 0) {
+            DPA_CUDA_TRY(err, cudaLaunchKernel(dpa_phmm_kernel_f64(),
+                                               dim3((unsigned)(c->dwarps / 4)),
                                                dim3(DPA_PHMM_BLOCK), f64_args, 0, s->stream));
-            if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[3], s->stream));
-            DPA_CUDA_TRY(err, cudaMemcpyAsync(h + lo.count, dv + lo.count, lo.d2h_end - lo.count,
-                                              cudaMemcpyDeviceToHost, s->stream));
-            if (b->timing) {
-                DPA_CUDA_TRY(err, cudaEventRecord(s->ev[4], s->stream));
-                tm[6] = now_s();
-            }
-            DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
-            flagged = use_float ? (int64_t)*count : 0;
-        } else {
-            if (b->timing) {
+            if (timing) {
                 DPA_CUDA_TRY(err, cudaEventRecord(s->ev[3], s->stream));
                 DPA_CUDA_TRY(err, cudaEventRecord(s->ev[4], s->stream));
-                tm[6] = now_s();
             }
-            dpa_status (*wait_fn)(dpa_cuda_slot *, const uint64_t *, int64_t, uint64_t,
-                                  dpa_cuda_err *) = b->poll ? wait_marks : sync_marks;
-            if ((status = wait_fn(s, hres, n, DPA_PHMM_RES_PENDING, err)) != DPA_OK) return status;
-            int64_t pending = 0; /* flagged by the float pass, or double only */
-            for (int64_t k = 0; k < n; k++) pending += hres[k] == DPA_PHMM_RES_FLAGGED;
-            if (pending > 0) {
-                DPA_CUDA_TRY(err, cudaLaunchKernel(dpa_phmm_kernel_f64(),
-                                                   dim3((unsigned)(dwarps / 4)),
-                                                   dim3(DPA_PHMM_BLOCK), f64_args, 0, s->stream));
-                if (b->timing) {
-                    DPA_CUDA_TRY(err, cudaEventRecord(s->ev[3], s->stream));
-                    DPA_CUDA_TRY(err, cudaEventRecord(s->ev[4], s->stream));
-                }
-                if ((status = wait_fn(s, hres, n, DPA_PHMM_RES_FLAGGED, err)) != DPA_OK)
-                    return status;
-            }
-            /* a poll-mode return may leave the kernel exiting: the next call on this slot
-             * is ordered behind it by the stream, and it no longer reads host memory; only
-             * the timing events need the stream done */
-            if (b->timing) DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
-            flagged = use_float ? pending - nwide : 0;
+            if ((status = wait_fn(s, hres, c->n, DPA_PHMM_RES_FLAGGED, err)) != DPA_OK)
+                return status;
         }
-        if (b->timing) tm[7] = now_s();
-
-        pj.res = res;
-        pj.out = out;
-        dpa_cuda_team_run(d, scatter_part, &pj, pair_parts);
-        *double_recomputes += flagged;
-        if (b->timing) {
-            tm[8] = now_s();
-            float g[4] = { 0, 0, 0, 0 };
-            char cfgs_used[3 * DPA_PHMM_NUM_KERN + 1] = "";
-            for (int32_t c = 0, o = 0; c < DPA_PHMM_NUM_KERN; c++)
-                if (cfg_first_warp[c + 1] > cfg_first_warp[c])
-                    o += snprintf(cfgs_used + o, sizeof cfgs_used - (size_t)o, "%s%d",
-                                  o ? "," : "", (int)c);
-            for (int e = 0; e < 4; e++) cudaEventElapsedTime(&g[e], s->ev[e], s->ev[e + 1]);
-            dpa_cuda_log(b, DPA_LOG_DEBUG,
-                    "dpaccel cuda timing: pairs %lld (double-only %lld, flagged %lld)%s "
-                    "reads %lld haps %lld warps %lld cfgs %s%s host parts %d | host ms: pack %.3f "
-                    "keys %.3f radix %.3f desc %.3f warps %.3f submit %.3f wait %.3f scatter %.3f "
-                    "| gpu ms: h2d %.3f (%.2f MB) float %.3f double %.3f d2h %.3f",
-                    (long long)n, (long long)nwide, (long long)flagged,
-                    direct ? " direct" : "", (long long)nur,
-                    (long long)nuh, (long long)nwarps, cfgs_used, tshift ? " (latency)" : "",
-                    parts, (tm[1] - tm[0]) * 1e3, (tm[2] - tm[1]) * 1e3, (tm[3] - tm[2]) * 1e3,
-                    (tm[4] - tm[3]) * 1e3, (tm[5] - tm[4]) * 1e3, (tm[6] - tm[5]) * 1e3,
-                    (tm[7] - tm[6]) * 1e3, (tm[8] - tm[7]) * 1e3, g[0], lo.h2d_end * 1e-6, g[1],
-                    g[2], g[3]);
-        }
+        /* a poll-mode return may leave the kernel exiting: the next call on this slot
+         * is ordered behind it by the stream, and it no longer reads host memory; only
+         * the timing events need the stream done */
+        if (timing) DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
+        *flagged = c->use_float ? pending - c->nwide : 0;
     }
 cleanup:
     return status;
+}
+
+/* DPACCEL_CUDA_TIMING: one line per chunk with the host and GPU phase times. */
+static void log_chunk_timing(const chunk_run *c, int64_t flagged)
+{
+    const double *tm = c->tm;
+    float g[4] = { 0, 0, 0, 0 };
+    char cfgs_used[3 * DPA_PHMM_NUM_KERN + 1] = "";
+    for (int32_t k = 0, o = 0; k < DPA_PHMM_NUM_KERN; k++)
+        if (c->cfg_first_warp[k + 1] > c->cfg_first_warp[k])
+            o += snprintf(cfgs_used + o, sizeof cfgs_used - (size_t)o, "%s%d", o ? "," : "", (int)k);
+    for (int e = 0; e < 4; e++) cudaEventElapsedTime(&g[e], c->s->ev[e], c->s->ev[e + 1]);
+    dpa_cuda_log(c->b, DPA_LOG_DEBUG,
+                 "dpaccel cuda timing: pairs %lld (double-only %lld, flagged %lld)%s "
+                 "reads %lld haps %lld warps %lld cfgs %s%s host parts %d | host ms: pack %.3f "
+                 "keys %.3f radix %.3f desc %.3f warps %.3f submit %.3f wait %.3f scatter %.3f "
+                 "| gpu ms: h2d %.3f (%.2f MB) float %.3f double %.3f d2h %.3f",
+                 (long long)c->n, (long long)c->nwide, (long long)flagged,
+                 c->direct ? " direct" : "", (long long)c->nur, (long long)c->nuh,
+                 (long long)c->nwarps, cfgs_used, c->tshift ? " (latency)" : "", c->parts,
+                 (tm[1] - tm[0]) * 1e3, (tm[2] - tm[1]) * 1e3, (tm[3] - tm[2]) * 1e3,
+                 (tm[4] - tm[3]) * 1e3, (tm[5] - tm[4]) * 1e3, (tm[6] - tm[5]) * 1e3,
+                 (tm[7] - tm[6]) * 1e3, (tm[8] - tm[7]) * 1e3, g[0], c->lo.h2d_end * 1e-6, g[1],
+                 g[2], g[3]);
+}
+
+/* One chunk: tasks[0..n) of the call, tcfg[k] the configuration of tasks[k]. The steps:
+ * pack the inputs, sort the pairs into warp order, plan the warps, reserve the final
+ * layout, launch the float pass, finish with the double pass, scatter the results. */
+static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
+                            const dpa_pairhmm_batch *batch, const dpa_phmm_task *tasks,
+                            const uint8_t *tcfg, int tshift, int64_t n, int64_t read_pos_total,
+                            int64_t hap_pos_total, int64_t nur, int64_t nuh, int32_t max_hap,
+                            int32_t precision, double *out, int64_t *double_recomputes,
+                            dpa_cuda_err *err)
+{
+    dpa_status status;
+    chunk_run c;
+    memset(&c, 0, sizeof c);
+    c.b = b, c.d = d, c.s = s, c.batch = batch, c.tasks = tasks, c.tshift = tshift, c.n = n;
+    c.read_pos_total = read_pos_total, c.hap_pos_total = hap_pos_total, c.nur = nur, c.nuh = nuh;
+    c.max_hap = max_hap;
+    c.parts = n >= TEAM_MIN_PAIRS || read_pos_total >= TEAM_MIN_READ_POS ? dpa_cuda_team_parts(d) : 1;
+    c.pair_parts = n >= TEAM_MIN_PAIRS ? c.parts : 1;
+    c.use_float = precision != DPA_PRECISION_DOUBLE;
+    if (b->timing) c.tm[0] = now_s();
+    if ((status = pack_inputs(&c, err)) != DPA_OK) return status;
+    if (b->timing) c.tm[1] = now_s();
+    sort_pairs(&c, tcfg);
+    if (b->timing) c.tm[4] = now_s();
+    plan_warps(&c);
+    if ((status = reserve_final(&c, err)) != DPA_OK) return status;
+    if (b->timing) c.tm[5] = now_s();
+    const dpa_phmm_kargs a = kernel_args(&c);
+    if ((status = launch_float(&c, &a, err)) != DPA_OK) return status;
+    int64_t flagged = 0;
+    if ((status = finish_double(&c, &a, &flagged, err)) != DPA_OK) return status;
+    if (b->timing) c.tm[7] = now_s();
+    c.pj.res = (const double *)(c.h + c.lo.res);
+    c.pj.out = out;
+    dpa_cuda_team_run(d, scatter_part, &c.pj, c.pair_parts);
+    *double_recomputes += flagged;
+    if (b->timing) {
+        c.tm[8] = now_s();
+        log_chunk_timing(&c, flagged);
+    }
+    return DPA_OK;
 }
 
 dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
