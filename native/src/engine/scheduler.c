@@ -198,6 +198,17 @@ static void cpu_pass(run *R)
 
 /* ---- GPU side ---------------------------------------------------------------------- */
 
+/* Faults degrade, never crash: the work goes back to the CPU, identically; one warning per
+ * context. */
+static void warn_fallback(dpa_context *ctx, const dpa_workload *w, int32_t device, dpa_status st,
+                          const char *err)
+{
+    if (__atomic_exchange_n(&ctx->warned_gpu_fallback, 1, __ATOMIC_ACQ_REL) == 0)
+        dpa_log(ctx, DPA_LOG_WARN,
+                "GPU %d failed in %s (%s: %s); recomputing on the CPU (logged once per context)",
+                device, w->name, dpa_status_name(st), err);
+}
+
 static void gpu_feeder(run *R, int32_t device)
 {
     dpa_cuda *cuda = &R->ctx->cuda;
@@ -224,11 +235,7 @@ static void gpu_feeder(run *R, int32_t device)
             atomic_fetch_add(&R->gpu_tasks, nt);
             continue;
         }
-        /* Faults degrade, never crash: the unit goes back to the CPU, identically. */
-        if (__atomic_exchange_n(&R->ctx->warned_gpu_fallback, 1, __ATOMIC_ACQ_REL) == 0)
-            dpa_log(R->ctx, DPA_LOG_WARN,
-                    "GPU %d failed in %s (%s: %s); recomputing on the CPU (logged once per "
-                    "context)", device, R->w->name, dpa_status_name(st), err);
+        warn_fallback(R->ctx, R->w, device, st, err);
         pthread_mutex_lock(&R->lock);
         for (int64_t c = first; c < last; c++) R->left[R->nleft++] = c;
         pthread_mutex_unlock(&R->lock);
@@ -296,6 +303,31 @@ dpa_status dpa_sched_run(dpa_context *ctx, const dpa_workload *w, void *job,
     if (w->sort && (w->sort_for_one_gpu || !(p.backend == DPA_BACKEND_GPU && p.ndev == 1)) &&
         (st = w->sort(job, n)) != DPA_OK)
         return st;
+
+    /* Fast paths for a batch that goes whole to one place (a HaplotypeCaller region): no
+     * chunk table, no queue. A failed GPU call falls through to the CPU pass below. */
+    const int one_gpu = p.backend == DPA_BACKEND_GPU && p.ndev == 1 && feeders_per_gpu(ctx, w) == 1;
+    if (p.ndev == 0 && call->total_cost < w->whole_below_cost && call->total_cost <= w->solo_cost) {
+        int64_t counter = 0;
+        st = w->cpu(job, 0, n, &counter);
+        if (st != DPA_OK)
+            return dpa_fail(st, "%s: a CPU kernel failed (%s)", w->name, dpa_status_name(st));
+        result->counter = counter;
+        return DPA_OK;
+    }
+    if (one_gpu) {
+        int64_t counter = 0;
+        char err[400] = "";
+        st = w->gpu(job, dpa_cuda_entry(&ctx->cuda, w->cuda_id), ctx->cuda.backend, p.devices[0],
+                    0, n, &counter, err, sizeof err);
+        if (st == DPA_OK) {
+            result->counter = counter;
+            result->gpu_tasks = n;
+            return DPA_OK;
+        }
+        warn_fallback(ctx, w, p.devices[0], st, err);
+        p.ndev = 0;
+    }
 
     if ((uint64_t)n > SIZE_MAX / (sizeof(chunk) + 2 * sizeof(int64_t)))
         return dpa_fail(DPA_ERR_LIMIT, "%s: %lld tasks exceed addressable memory", w->name,
