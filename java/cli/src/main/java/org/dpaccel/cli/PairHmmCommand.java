@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import org.dpaccel.Config;
 import org.dpaccel.DpaContext;
 import org.dpaccel.bench.Progress;
 import org.dpaccel.bench.data.PairHmmFiles;
@@ -47,6 +48,7 @@ final class PairHmmCommand implements Callable<Integer> {
         if (child != null) {
             return child;
         }
+        Config config = common.config(); // option errors before any file is read
         common.quietLogs();
         PairHmmFiles.Parsed parsed;
         try (BufferedReader in = Inputs.open(input)) {
@@ -56,7 +58,7 @@ final class PairHmmCommand implements Callable<Integer> {
             top.err.println("dpaccel pairhmm: note: " + parsed.flooredQuals() + " base qualities below "
                 + PairHmmFiles.BASE_QUAL_FLOOR + " raised to " + PairHmmFiles.BASE_QUAL_FLOOR + " (as GATK does)");
         }
-        List<double[]> results = compute(parsed.regions());
+        List<double[]> results = compute(parsed.regions(), config);
         try (OutputFile o = OutputFile.open(common.output, top.out)) {
             PrintStream ps = o.stream();
             for (double[] chunk : results) {
@@ -69,16 +71,19 @@ final class PairHmmCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    /** GKL's expected-result column style (scientific), with 10 significant digits instead of 7. */
+    /**
+     * GKL's expected-result column style (scientific notation), with the 17 significant digits that
+     * give back the exact double, as test-data/ writes expected values.
+     */
     static String format(double log10) {
-        return String.format(Locale.ROOT, "%.9e", log10);
+        return String.format(Locale.ROOT, "%.16e", log10);
     }
 
-    private List<double[]> compute(List<Region> regions) {
+    private List<double[]> compute(List<Region> regions, Config config) {
         Precision precision = common.doublePrecision ? Precision.DOUBLE : Precision.FLOAT_THEN_DOUBLE;
         List<double[]> out = new ArrayList<>();
         Progress progress = common.progress(top.err);
-        try (DpaContext ctx = DpaContext.create(common.config())) {
+        try (DpaContext ctx = DpaContext.create(config)) {
             progress.start("pairhmm " + input.getFileName(), regions.size());
             int from = 0;
             while (from < regions.size()) {

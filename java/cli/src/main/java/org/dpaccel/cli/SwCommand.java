@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import org.dpaccel.Config;
 import org.dpaccel.DpaContext;
 import org.dpaccel.bench.Progress;
 import org.dpaccel.sw.SmithWaterman;
@@ -73,6 +74,7 @@ final class SwCommand implements Callable<Integer> {
         if (child != null) {
             return child;
         }
+        Config config = common.config(); // option errors before any file is read
         common.quietLogs();
         SwParameters params = parameters();
         List<PairsTsv.Pair> pairs;
@@ -81,7 +83,7 @@ final class SwCommand implements Callable<Integer> {
         }
         int[] offsets = new int[pairs.size()];
         String[] cigars = new String[pairs.size()];
-        align(pairs, params, offsets, cigars);
+        align(pairs, params, config, offsets, cigars);
         try (OutputFile o = OutputFile.open(common.output, top.out)) {
             PrintStream ps = o.stream();
             for (int i = 0; i < cigars.length; i++) {
@@ -105,9 +107,10 @@ final class SwCommand implements Callable<Integer> {
         }
     }
 
-    private void align(List<PairsTsv.Pair> pairs, SwParameters params, int[] offsets, String[] cigars) {
+    private void align(List<PairsTsv.Pair> pairs, SwParameters params, Config config, int[] offsets,
+        String[] cigars) {
         Progress progress = common.progress(top.err);
-        try (DpaContext ctx = DpaContext.create(common.config())) {
+        try (DpaContext ctx = DpaContext.create(config)) {
             progress.start("sw " + input.getFileName(), pairs.size());
             int from = 0;
             while (from < pairs.size()) {
