@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Builds a minimal Java runtime for dpaccel-bench with jlink, for machines without Java (the GPU
+# Builds a minimal Java runtime for dpaccel.jar (bench, pairhmm, sw, ...) with jlink, for machines without Java (the GPU
 # machines): java/bench/make-jre.sh [--no-plots] [output-dir]   (default: <repo>/.jre, git-ignored).
 # --no-plots leaves out java.desktop (~12 MB smaller); the bench then writes no PNGs and says so.
-# Then: .jre/bin/java -jar java/bench/target/dpaccel-bench.jar
+# Then: .jre/bin/java -jar java/cli/target/dpaccel.jar bench   (bin/dpaccel uses .jre/ by itself)
 # Modules: java.base; java.desktop (ImageIO + AWT headless for the PNG plots); java.logging
 # (java.util.logging: dpaccel's System.Logger backend, GKL's commons-logging backend);
 # jdk.unsupported (sun.misc.Unsafe, used by some libraries); jdk.zipfs is not needed.
@@ -32,4 +32,4 @@ rm -rf "$out"
 if command -v strip >/dev/null; then  # native symbols: libjvm.so alone drops ~4 MB
   find "$out" -name '*.so' -exec strip --strip-unneeded {} +
 fi
-echo "make-jre.sh: $out ($(du -sh "$out" | cut -f1)); run: $out/bin/java -jar $root/java/bench/target/dpaccel-bench.jar"
+echo "make-jre.sh: $out ($(du -sh "$out" | cut -f1)); run: $out/bin/java -jar $root/java/cli/target/dpaccel.jar bench"

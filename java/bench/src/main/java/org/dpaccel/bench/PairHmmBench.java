@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 import org.dpaccel.bench.data.Dataset;
 import org.dpaccel.bench.data.PairHmmFiles;
@@ -28,9 +27,6 @@ import org.dpaccel.bench.report.Report;
  * with a correctness check against the scalar double reference in every run.
  */
 public final class PairHmmBench {
-    static final Set<String> FLAGS = Set.of("no-sweeps", "verbose");
-    static final Set<String> KNOWN = Set.of("callers", "dataset", "regions", "seed", "threads", "backends", "device", "batch",
-        "reps", "warmup", "out", "baseline", "mode", "progress", "check-cells", "sweep-seconds");
     /** read = haplotype lengths of the length sweep (the paper's grid, then GATK-like and long). */
     static final int[] SWEEP_LENGTHS = {24, 48, 72, 96, 120, 144, 200, 300, 500};
     static final int[] SWEEP_BATCHES = {1, 2, 4, 8, 16, 32, 64, 128, 256};
@@ -41,31 +37,6 @@ public final class PairHmmBench {
     public PairHmmBench(PrintStream out) {
         this.out = out;
     }
-
-    public static final String USAGE = """
-        dpaccel-bench pairhmm [options]      (the default subcommand)
-          --dataset default|gatk|paper-grid|edge|file:<path>   data set (default: default, embedded and seeded)
-                                  file: reads the 'R H' group format (*.in) or GKL's 7-column format
-          --regions N             number of regions (gatk: 100, default: 24; paper-grid: groups per shape;
-                                  file: first N regions)
-          --seed S                generator seed (default %d)
-          --backends LIST         comma list of scalar,avx2,avx512,cuda,hybrid,gkl,gkl-omp, or cpu, gpu, all (default all)
-          --threads N[,N...]      CPU threads for dpaccel and gkl-omp (default: all cores); gkl is always 1
-          --device N              run on GPU N only (sets CUDA_VISIBLE_DEVICES and restarts the JVM)
-          --batch N               regions per call (default 1 = one GATK region per call, like HaplotypeCaller)
-          --callers N             Java threads issuing calls at once on one context (dpaccel backends;
-                                  default 1; GKL always 1: its bindings are not thread-safe)
-          --mode api|gatk         api: PairHmmBatch API; gatk: org.dpaccel.gatk.DpaPairHmm, one region per call
-          --reps N, --warmup N    timed and untimed passes over the data set (default 3 and 1); medians reported
-          --baseline NAME         speed-up reference (default gkl when it runs, else scalar)
-          --out DIR               results folder (default dpaccel-bench-results/<date-time>)
-          --no-sweeps             skip the GCUPS-vs-length and GCUPS-vs-batch sweeps (and their plots)
-          --sweep-seconds S       time per sweep point (default 0.1)
-          --check-cells N         cells checked against the double reference (default 2e8; 0 = all)
-          --progress auto|on|off  progress bar on stderr (auto: when stderr is a terminal)
-          --verbose               keep dpaccel's and GKL's INFO log lines
-        Exit status: 0 = all backends within tolerance, 1 = a backend failed the check, 2 = usage error.
-        """.formatted(PairHmmGenerator.DEFAULT_SEED);
 
     static Dataset dataset(String spec, int regions, long seed) throws IOException {
         PairHmmGenerator g = new PairHmmGenerator(seed);
@@ -109,40 +80,36 @@ public final class PairHmmBench {
         return pick.stream().mapToInt(Integer::intValue).sorted().toArray();
     }
 
-    public int run(String[] args) throws IOException {
-        Options o = Options.parse(args, FLAGS, KNOWN);
-        if (!o.flag("verbose")) {
+    public int run(BenchSettings s) throws IOException {
+        s.check();
+        if (!s.verbose) {
             java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
         }
-        long seed = o.getLong("seed", PairHmmGenerator.DEFAULT_SEED);
-        String spec = o.get("dataset", "default");
-        Dataset ds = dataset(spec, o.getInt("regions", 0, 1), seed);
-        List<String> wanted = Engines.parseList(o.get("backends", "all"));
+        long seed = s.seed;
+        Dataset ds = dataset(s.dataset, s.regions, seed);
+        List<String> wanted = Engines.parseList(s.backends);
         int nproc = Runtime.getRuntime().availableProcessors();
-        List<Integer> threadList = o.getInts("threads", nproc);
-        int batch = o.getInt("batch", 1, 1);
-        int reps = o.getInt("reps", 3, 1);
-        int warmup = o.getInt("warmup", 1, 0);
-        callers = o.getInt("callers", 1, 1);
-        String mode = o.get("mode", "api");
-        if (!mode.equals("api") && !mode.equals("gatk")) {
-            throw new IllegalArgumentException("--mode '" + mode + "': expected api or gatk");
-        }
+        List<Integer> threadList = s.threads.isEmpty() ? List.of(nproc) : s.threads;
+        int batch = s.batch;
+        int reps = s.reps;
+        int warmup = s.warmup;
+        callers = s.callers;
+        String mode = s.mode;
         boolean gatkMode = mode.equals("gatk");
         if (gatkMode && batch != 1) {
             out.println("note: --mode gatk calls computeLikelihoods once per region; --batch " + batch
                 + " groups " + batch + " such calls per timed call");
         }
-        long checkCells = (long) Double.parseDouble(o.get("check-cells", "2e8"));
-        double sweepSeconds = Double.parseDouble(o.get("sweep-seconds", "0.1"));
-        boolean sweeps = !o.flag("no-sweeps");
-        progress = Progress.auto(o.get("progress", "auto"));
+        long checkCells = s.checkCells;
+        double sweepSeconds = s.sweepSeconds;
+        boolean sweeps = s.sweeps;
+        progress = Progress.auto(s.progress);
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-        Path outDir = Paths.get(o.get("out", "dpaccel-bench-results/" + stamp));
+        Path outDir = s.out != null ? s.out : Paths.get("dpaccel-bench-results/" + stamp);
         List<Region> regions = ds.regions();
 
         Machine m = Machine.probe();
-        out.println("dpaccel-bench " + BuildInfo.version() + " pairhmm   " + m.summary());
+        out.println("dpaccel bench " + BuildInfo.version() + " pairhmm   " + m.summary());
         out.printf(Locale.ROOT, "data set: %s: %s%n          %d regions, %,d pairs, %.3f Gcells; mode %s, %d region(s) per call, "
             + "%d warm-up + %d timed reps%n", ds.name(), ds.description(), regions.size(), ds.pairs(), ds.cells() / 1e9,
             mode, batch, warmup, reps);
@@ -186,7 +153,7 @@ public final class PairHmmBench {
                 results.add(r);
                 Engine e;
                 try {
-                    e = Engines.create(name, threads, gatkMode);
+                    e = Engines.create(name, threads, gatkMode, s.doublePrecision);
                 } catch (Engines.Unavailable u) {
                     r.skipped = u.getMessage();
                     out.println("skip " + name + ": " + u.getMessage());
@@ -214,7 +181,7 @@ public final class PairHmmBench {
             }
         }
 
-        String baseline = o.get("baseline", null);
+        String baseline = s.baseline;
         Result base = pickBaseline(results, baseline);
         if (baseline != null && (base == null || !base.backend.equals(baseline))) {
             out.println("note: baseline '" + baseline + "' did not run; speed-ups are relative to "
@@ -228,7 +195,7 @@ public final class PairHmmBench {
         out.println();
         Report.printTable(out, results, base);
         boolean failed = Report.printFailures(out, results, ds);
-        Report.Meta meta = new Report.Meta(m, ds, mode, batch, reps, warmup, seed, String.join(" ", args),
+        Report.Meta meta = new Report.Meta(m, ds, mode, batch, reps, warmup, seed, s.commandLine,
             refDetail, sample.length, sampleCells, base == null ? "" : base.backend, LocalDateTime.now().toString(),
             expectedDiff);
         Files.createDirectories(outDir);

@@ -1,6 +1,7 @@
 package org.dpaccel.bench;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 import org.dpaccel.Dpaccel;
 import org.dpaccel.bench.data.Dataset;
@@ -25,32 +25,25 @@ import org.dpaccel.bench.engine.Plan;
  * values from the scalar double-precision reference. See test-data/README.md for the format.
  */
 public final class VectorsWriter {
-    static final Set<String> KNOWN = Set.of("out-dir", "seed", "regions");
     public static final String COLUMNS = "group hap-bases read-bases read-qual ins-qual del-qual gcp expected-log10";
     /** Regions and reads per region of gatk_regions.tsv (kept small: the file is committed). */
-    static final int GATK_REGIONS = 6, MIN_READS = 4, MAX_READS = 10;
-
-    public static final String USAGE = """
-        dpaccel-bench gen-vectors [--out-dir test-data/pairhmm] [--seed S] [--regions N]
-          writes gatk_regions.tsv (N GATK-shaped regions, default %d) and edge_cases.tsv, expected values from
-          the scalar double-precision reference (DPACCEL_CPU_DISABLE=avx512,avx2, CPU backend, precision DOUBLE)
-        """.formatted(GATK_REGIONS);
+    public static final int GATK_REGIONS = 6, MIN_READS = 4, MAX_READS = 10;
 
     private VectorsWriter() {
     }
 
-    public static int run(String[] args) throws IOException {
-        Options o = Options.parse(args, Set.of(), KNOWN);
+    /** Writes gatk_regions.tsv ({@code regions} regions) and edge_cases.tsv into {@code dir}. */
+    public static int run(Path dir, long seed, int regions, PrintStream out) throws IOException {
+        if (regions < 1) {
+            throw new IllegalArgumentException("--regions " + regions + ": must be at least 1");
+        }
         java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
-        Path dir = Path.of(o.get("out-dir", "test-data/pairhmm"));
-        long seed = o.getLong("seed", PairHmmGenerator.DEFAULT_SEED);
-        int regions = o.getInt("regions", GATK_REGIONS, 1);
         PairHmmGenerator g = new PairHmmGenerator(seed);
         Dataset gatk = new Dataset("gatk_regions", "GATK-shaped regions",
             g.gatkRegions(regions, MIN_READS, MAX_READS), true);
         Dataset edge = g.edgeCases();
-        String cmd = "dpaccel-bench gen-vectors --seed " + seed + (regions != GATK_REGIONS ? " --regions " + regions : "");
-        String gen = "# generator: " + cmd + " (dpaccel-bench " + BuildInfo.version() + ", libdpaccel "
+        String cmd = "dpaccel bench gen-vectors --seed " + seed + (regions != GATK_REGIONS ? " --regions " + regions : "");
+        String gen = "# generator: " + cmd + " (dpaccel " + BuildInfo.version() + ", libdpaccel "
             + Dpaccel.nativeVersion() + ", scalar double reference)";
         Files.createDirectories(dir);
         for (Object[] f : new Object[][] {{gatk, "gatk_regions.tsv", false}, {edge, "edge_cases.tsv", true}}) {
@@ -60,7 +53,7 @@ public final class VectorsWriter {
             try (Writer w = Files.newBufferedWriter(p, StandardCharsets.US_ASCII)) {
                 write(w, ds.regions(), expected, gen, (Boolean) f[2]);
             }
-            System.out.printf(Locale.ROOT, "wrote %s: %d groups, %d pairs, %,d bytes%n", p, ds.regions().size(), ds.pairs(),
+            out.printf(Locale.ROOT, "wrote %s: %d groups, %d pairs, %,d bytes%n", p, ds.regions().size(), ds.pairs(),
                 Files.size(p));
         }
         return 0;

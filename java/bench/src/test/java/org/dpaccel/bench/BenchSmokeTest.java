@@ -17,9 +17,15 @@ class BenchSmokeTest {
     @Test
     void smallRunWritesEverything(@TempDir Path dir) throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        int rc = new PairHmmBench(new PrintStream(buf, true, StandardCharsets.UTF_8)).run(new String[] {"--regions", "2",
-            "--backends", "scalar,avx2,avx512", "--reps", "1", "--warmup", "0", "--sweep-seconds", "0.01", "--out",
-            dir.toString(), "--progress", "off"});
+        BenchSettings s = new BenchSettings();
+        s.regions = 2;
+        s.backends = "scalar,avx2,avx512";
+        s.reps = 1;
+        s.warmup = 0;
+        s.sweepSeconds = 0.01;
+        s.out = dir;
+        s.progress = "off";
+        int rc = new PairHmmBench(new PrintStream(buf, true, StandardCharsets.UTF_8)).run(s);
         String out = buf.toString(StandardCharsets.UTF_8);
         assertEquals(0, rc, out);
         assertTrue(out.contains("scalar"), out);

@@ -24,6 +24,9 @@ import java.util.List;
 public final class PairHmmFiles {
     /** GATK's floor for base qualities (QualityUtils / PairHMM.MIN_USABLE_Q_SCORE). */
     public static final int BASE_QUAL_FLOOR = 6;
+    /** Column names of the 7-column format, as GKL's file header spells them. */
+    public static final String SEVEN_COLUMNS = "hap-bases read-bases read-qual read-ins-qual read-del-qual gcp "
+        + "expected-result";
 
     private PairHmmFiles() {
     }
@@ -55,7 +58,7 @@ public final class PairHmmFiles {
             first++;
         }
         if (first == lines.size()) {
-            throw new IOException(source + ": no data lines");
+            throw new InputFormatException(source, Math.max(1, lines.size()), null, "no data lines");
         }
         String[] t = lines.get(first).trim().split("\\s+");
         if (t.length == 2 && t[0].matches("\\d+") && t[1].matches("\\d+")) {
@@ -64,7 +67,7 @@ public final class PairHmmFiles {
         if (t.length == 7) {
             return parseSeven(lines, source);
         }
-        throw new IOException(source + " line " + (first + 1) + ": expected an 'R H' header (group format) or 7 "
+        throw new InputFormatException(source, first + 1, null, "expected an 'R H' header (group format) or 7 "
             + "columns (hap read quals ins del gcp expected), found " + t.length + " fields");
     }
 
@@ -78,8 +81,8 @@ public final class PairHmmFiles {
         } catch (NumberFormatException e) {
             // reported below with the line
         }
-        throw new IOException(source + " line " + line + ": " + what + " must be a count in [0, "
-            + Integer.MAX_VALUE + "], found '" + text + "'");
+        throw new InputFormatException(source, line, what, "must be a count in [0, " + Integer.MAX_VALUE
+            + "], found '" + text + "'");
     }
 
     private static Parsed parseGroups(List<String> lines, int i, String source) throws IOException {
@@ -93,26 +96,27 @@ public final class PairHmmFiles {
             }
             String[] t = header.split("\\s+");
             if (t.length != 2) {
-                throw new IOException(source + " line " + (i + 1) + ": expected 'R H', found '" + header + "'");
+                throw new InputFormatException(source, i + 1, null, "expected a group header 'R H', found '" + header
+                    + "'");
             }
             int nr = count(t[0], "R", source, i + 1), nh = count(t[1], "H", source, i + 1);
             i++;
             if (i + nr + nh > lines.size()) {
-                throw new IOException(source + " line " + i + ": group of " + nr + " reads and " + nh
-                    + " haplotypes runs past the end of the file");
+                throw new InputFormatException(source, i, null, "group of " + nr + " reads and " + nh
+                    + " haplotypes runs past the end of the file (" + (lines.size() - i) + " lines left)");
             }
             List<Read> reads = new ArrayList<>(nr);
             for (int r = 0; r < nr; r++, i++) {
                 String[] f = lines.get(i).trim().split("\\s+");
                 if (f.length != 5) {
-                    throw new IOException(source + " line " + (i + 1) + ": expected 5 fields (bases quals ins del gcp), found "
-                        + f.length);
+                    throw new InputFormatException(source, i + 1, null, "expected a read line of 5 fields (bases quals "
+                        + "ins del gcp), found " + f.length);
                 }
                 reads.add(read(f[0], f[1], f[2], f[3], f[4], floored, source, i + 1));
             }
             List<byte[]> haps = new ArrayList<>(nh);
             for (int h = 0; h < nh; h++, i++) {
-                haps.add(lines.get(i).trim().getBytes(StandardCharsets.ISO_8859_1));
+                haps.add(haplotype(lines.get(i).trim(), source, i + 1));
             }
             regions.add(new Region(reads, haps));
         }
@@ -129,16 +133,20 @@ public final class PairHmmFiles {
             }
             String[] f = l.split("\\s+");
             if (f.length != 7) {
-                throw new IOException(source + " line " + (i + 1) + ": expected 7 fields, found " + f.length);
+                throw new InputFormatException(source, i + 1, null, "expected 7 fields (" + SEVEN_COLUMNS + "), found "
+                    + f.length);
             }
             Read r = read(f[1], f[2], f[3], f[4], f[5], floored, source, i + 1);
             double expected;
             try {
                 expected = Double.parseDouble(f[6]);
             } catch (NumberFormatException e) {
-                throw new IOException(source + " line " + (i + 1) + ": expected value '" + f[6] + "' is not a number", e);
+                expected = Double.NaN;
             }
-            regions.add(new Region(List.of(r), List.of(f[0].getBytes(StandardCharsets.ISO_8859_1)),
+            if (!Double.isFinite(expected)) {
+                throw new InputFormatException(source, i + 1, "expected-result", "'" + f[6] + "' is not a finite number");
+            }
+            regions.add(new Region(List.of(r), List.of(haplotype(f[0], source, i + 1)),
                 new double[] {expected}));
         }
         return new Parsed(regions, "7-column hap/read/quals/expected format", floored[0]);
@@ -147,28 +155,40 @@ public final class PairHmmFiles {
     private static Read read(String bases, String q, String ins, String del, String gcp, long[] floored, String source,
         int line) throws IOException {
         int n = bases.length();
-        if (q.length() != n || ins.length() != n || del.length() != n || gcp.length() != n) {
-            throw new IOException(source + " line " + line + ": quality strings must have the read length " + n);
+        String[][] quals = {{"read-qual", q}, {"read-ins-qual", ins}, {"read-del-qual", del}, {"gcp", gcp}};
+        for (String[] f : quals) {
+            if (f[1].length() != n) {
+                throw new InputFormatException(source, line, f[0], "length " + f[1].length()
+                    + " differs from the read length " + n);
+            }
         }
-        byte[] bq = phred33(q, source, line);
+        byte[] bq = phred33(q, source, line, "read-qual");
         for (int k = 0; k < n; k++) {
             if (bq[k] < BASE_QUAL_FLOOR) {
                 bq[k] = BASE_QUAL_FLOOR;
                 floored[0]++;
             }
         }
-        return new Read(bases.getBytes(StandardCharsets.ISO_8859_1), bq, phred33(ins, source, line),
-            phred33(del, source, line), phred33(gcp, source, line));
+        return new Read(bases.getBytes(StandardCharsets.ISO_8859_1), bq, phred33(ins, source, line, "read-ins-qual"),
+            phred33(del, source, line, "read-del-qual"), phred33(gcp, source, line, "gcp"));
     }
 
-    /** Phred+33 ASCII to phred values. */
-    public static byte[] phred33(String s, String source, int line) throws IOException {
+    /** A haplotype line: one token of bases. */
+    private static byte[] haplotype(String text, String source, int line) throws IOException {
+        if (text.isEmpty() || text.split("\\s+").length != 1) {
+            throw new InputFormatException(source, line, "hap-bases", "expected one word of bases, found '" + text + "'");
+        }
+        return text.getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** Phred+33 ASCII to phred values; {@code field} names the column in errors. */
+    public static byte[] phred33(String s, String source, int line, String field) throws IOException {
         byte[] b = new byte[s.length()];
         for (int k = 0; k < b.length; k++) {
             int v = s.charAt(k) - 33;
             if (v < 0 || v > 127) {
-                throw new IOException(source + " line " + line + ": quality character '" + s.charAt(k) + "' at " + k
-                    + " is outside phred+33 [0, 127]");
+                throw new InputFormatException(source, line, field, "quality character '" + s.charAt(k)
+                    + "' at position " + (k + 1) + " is outside phred+33 [0, 127]");
             }
             b[k] = (byte) v;
         }

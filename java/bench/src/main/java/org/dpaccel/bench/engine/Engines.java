@@ -79,9 +79,10 @@ public final class Engines {
 
     /**
      * Creates engine {@code name} with {@code threads} CPU threads; {@code gatkMode} drives
-     * dpaccel through DpaPairHmm (GATK's binding) instead of the batch API.
+     * dpaccel through DpaPairHmm (GATK's binding) instead of the batch API; {@code dbl} computes
+     * in double precision only (GATK's useDoublePrecision) instead of float, then double.
      */
-    public static Engine create(String name, int threads, boolean gatkMode) throws Unavailable {
+    public static Engine create(String name, int threads, boolean gatkMode, boolean dbl) throws Unavailable {
         switch (name) {
             case "scalar", "avx2", "avx512" -> {
                 Config cfg = Config.builder().threads(threads).backend(Backend.CPU).cpuDisable(cpuDisable(name))
@@ -92,7 +93,7 @@ public final class Engines {
                 if (!got.id().equals(name)) {
                     throw new Unavailable("this CPU has no " + name + " (best available: " + got.id() + ")");
                 }
-                return dpaccel(name, threads, Backend.CPU, cpuDisable(name), true, gatkMode);
+                return dpaccel(name, threads, Backend.CPU, cpuDisable(name), true, gatkMode, dbl);
             }
             case "cuda", "hybrid" -> {
                 DpaContext ctx = DpaContext.create(Config.builder().threads(threads).gpuDisable(false).build());
@@ -103,21 +104,22 @@ public final class Engines {
                     int at = desc.indexOf("no GPU: ");
                     throw new Unavailable(at >= 0 ? desc.substring(at + 8) : "no usable GPU (" + desc + ")");
                 }
-                return dpaccel(name, threads, name.equals("cuda") ? Backend.GPU : Backend.HYBRID, "", false, gatkMode);
+                return dpaccel(name, threads, name.equals("cuda") ? Backend.GPU : Backend.HYBRID, "", false, gatkMode,
+                    dbl);
             }
             case "gkl", "gkl-omp" -> {
-                return gkl(name.equals("gkl-omp"), name.equals("gkl") ? 1 : threads);
+                return gkl(name.equals("gkl-omp"), name.equals("gkl") ? 1 : threads, dbl);
             }
             default -> throw new IllegalArgumentException("unknown backend " + name);
         }
     }
 
     private static Engine dpaccel(String name, int threads, Backend backend, String cpuDisable, boolean gpuDisable,
-        boolean gatkMode) {
+        boolean gatkMode, boolean dbl) {
         if (!gatkMode) {
             DpaContext ctx = DpaContext.create(Config.builder().threads(threads).backend(backend).cpuDisable(cpuDisable)
                 .gpuDisable(gpuDisable).build());
-            return new DpaApiEngine(name, ctx, backend, Precision.FLOAT_THEN_DOUBLE);
+            return new DpaApiEngine(name, ctx, backend, dbl ? Precision.DOUBLE : Precision.FLOAT_THEN_DOUBLE);
         }
         // DpaPairHmm takes its configuration from system properties, as it would inside GATK.
         String[][] props = {{"dpaccel.backend", backend.name().toLowerCase(Locale.ROOT)},
@@ -133,7 +135,7 @@ public final class Engines {
             }
             PairHMMNativeArguments args = new PairHMMNativeArguments();
             args.maxNumberOfThreads = threads;
-            args.useDoublePrecision = false;
+            args.useDoublePrecision = dbl;
             b.initialize(args);
             String desc;
             try (DpaContext c = DpaContext.create(Config.builder().threads(threads).build())) {
@@ -151,8 +153,8 @@ public final class Engines {
         }
     }
 
-    /** GKL's IntelPairHmm (1 thread) or IntelPairHmmOMP, float precision, loaded by name. */
-    static Engine gkl(boolean omp, int threads) throws Unavailable {
+    /** GKL's IntelPairHmm (1 thread) or IntelPairHmmOMP, float (or double) precision, loaded by name. */
+    static Engine gkl(boolean omp, int threads, boolean dbl) throws Unavailable {
         String cls = omp ? "com.intel.gkl.pairhmm.IntelPairHmmOMP" : "com.intel.gkl.pairhmm.IntelPairHmm";
         PairHMMNativeBinding b;
         try {
@@ -171,7 +173,7 @@ public final class Engines {
         }
         PairHMMNativeArguments args = new PairHMMNativeArguments();
         args.maxNumberOfThreads = threads;
-        args.useDoublePrecision = false;
+        args.useDoublePrecision = dbl;
         try {
             b.initialize(args);
         } catch (Throwable t) {
@@ -179,6 +181,6 @@ public final class Engines {
         }
         return new BindingEngine(omp ? "gkl-omp" : "gkl", "Intel GKL " + org.dpaccel.bench.BuildInfo.gklVersion()
             + " " + b.getClass().getSimpleName()
-            + ", float, " + threads + " thread(s)", b, threads, false);
+            + (dbl ? ", double, " : ", float, ") + threads + " thread(s)", b, threads, false);
     }
 }

@@ -131,7 +131,7 @@ public final class Report {
                 batPlot = true;
             }
         } catch (LinkageError | RuntimeException e) {
-            System.err.println("dpaccel-bench: no plots (" + e + "); a runtime with java.desktop draws them");
+            System.err.println("dpaccel bench: no plots (" + e + "); a runtime with java.desktop draws them");
         }
         Files.writeString(dir.resolve("report.html"), html(meta, results, lenPlot, batPlot),
             StandardCharsets.UTF_8);
@@ -159,7 +159,7 @@ public final class Report {
 
     static String json(Meta m, List<Result> results) {
         StringBuilder sb = new StringBuilder("{\n");
-        kv(sb, 1, "tool", "dpaccel-bench pairhmm", true);
+        kv(sb, 1, "tool", "dpaccel bench", true);
         kv(sb, 1, "date", m.date(), true);
         kv(sb, 1, "args", m.args(), true);
         sb.append("  \"machine\": {\n");
@@ -227,7 +227,7 @@ public final class Report {
         Result base = results.stream().filter(r -> r.ran() && r.backend.equals(m.baseline())).findFirst().orElse(null);
         StringBuilder sb = new StringBuilder("""
             <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><title>dpaccel-bench PairHMM</title>
+            <html lang="en"><head><meta charset="utf-8"><title>dpaccel bench: PairHMM</title>
             <style>
             body{font-family:system-ui,sans-serif;max-width:1000px;margin:2em auto;padding:0 1em;color:#222}
             table{border-collapse:collapse;margin:1em 0}td,th{padding:4px 10px;border-bottom:1px solid #ddd}
@@ -235,9 +235,9 @@ public final class Report {
             tr.fail td{background:#fde2e2}tr.skip td{color:#888}code{background:#f4f4f4;padding:1px 4px}
             dt{font-weight:600;margin-top:.4em}
             </style></head><body>
-            <h1>dpaccel-bench: PairHMM</h1>
+            <h1>dpaccel bench: PairHMM</h1>
             """);
-        sb.append("<p>").append(esc(m.date())).append(" &middot; <code>dpaccel-bench pairhmm ").append(esc(m.args()))
+        sb.append("<p>").append(esc(m.date())).append(" &middot; <code>dpaccel bench ").append(esc(m.args()))
             .append("</code></p>\n<h2>Machine</h2><ul>");
         sb.append("<li>CPU: ").append(esc(m.machine().cpu())).append(", ").append(m.machine().cores())
             .append(" cores</li><li>OS: ").append(esc(m.machine().os())).append("</li><li>JVM: ")

@@ -1,0 +1,40 @@
+package org.dpaccel.cli;
+
+import java.io.PrintStream;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The top-level {@code dpaccel} command. A new workload becomes a subcommand by adding its class
+ * to {@code subcommands} below (and a section to docs/cli.md); nothing else registers commands.
+ */
+@Command(name = "dpaccel", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
+    synopsisSubcommandLabel = "COMMAND",
+    description = "GPU and AVX dynamic-programming kernels for genomics, on files.%n"
+        + "Exit status: 0 ok, 1 internal error, 2 bad input or usage (docs/cli.md).",
+    subcommands = {BenchCommand.class, PairHmmCommand.class, SwCommand.class})
+final class DpaccelCommand implements Callable<Integer> {
+    /** The command line as given, for a restart on other GPUs (--device). */
+    final String[] args;
+    final PrintStream out;
+    final PrintStream err;
+
+    @Spec
+    CommandSpec spec;
+
+    DpaccelCommand(String[] args, PrintStream out, PrintStream err) {
+        this.args = args.clone();
+        this.out = out;
+        this.err = err;
+    }
+
+    /** No command given: the usage on stderr, as for any other usage error. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCodes.BAD_INPUT;
+    }
+}

@@ -1,0 +1,52 @@
+package org.dpaccel.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/** The contract shared by every command: help, version, usage errors and their exit status. */
+class MainTest {
+    @ParameterizedTest
+    @ValueSource(strings = {"", "bench", "bench pairhmm", "bench gen-vectors", "pairhmm", "sw"})
+    void helpGoesToStdoutWithStatus0(String command) {
+        String[] args = (command.isEmpty() ? "--help" : command + " --help").split(" ");
+        Cli.Result r = Cli.run(args);
+        assertEquals(ExitCodes.OK, r.rc(), r.toString());
+        assertTrue(r.out().startsWith("Usage: dpaccel" + (command.isEmpty() ? "" : " " + command)), r.toString());
+        assertEquals("", r.err());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--version", "pairhmm --version", "sw --version", "bench --version"})
+    void versionNamesBuildIsasAndGpus(String command) {
+        Cli.Result r = Cli.run(command.split(" "));
+        assertEquals(ExitCodes.OK, r.rc(), r.toString());
+        assertTrue(r.out().startsWith("dpaccel "), r.toString());
+        assertTrue(r.out().contains("\nisas: ") && r.out().contains("scalar"), r.toString());
+        assertTrue(r.out().contains("\ngpus: "), r.toString());
+        assertEquals("", r.err(), "no log lines on stderr");
+    }
+
+    @Test
+    void noCommandIsAUsageError() {
+        Cli.Result r = Cli.run();
+        assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
+        assertTrue(r.err().contains("Usage: dpaccel"), r.toString());
+        assertEquals("", r.out());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"frobnicate", "pairhmm", "sw --strategy sideways x.tsv", "sw --params NOPE x.tsv",
+        "pairhmm --backend tpu x.in", "pairhmm --device gpu0 x.in", "pairhmm --threads 0 x.in",
+        "pairhmm --threads 1,2 x.in", "pairhmm --no-such-option x.in", "sw --match 300000000 x.tsv",
+        "bench --reps 0", "bench --backend cpu --backends scalar", "bench --mode fast"})
+    void usageErrorsExit2WithOneMessage(String command) {
+        Cli.Result r = Cli.run(command.split(" "));
+        assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
+        assertTrue(r.err().startsWith("dpaccel"), r.toString());
+        assertEquals("", r.out());
+    }
+}
