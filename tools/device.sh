@@ -103,6 +103,7 @@ while [ $# -gt 0 ]; do
     --cpu) CPU=1 ;;
     --jre) PREP_JRE=1 ;;
     -j) need_arg "$@"; JOBS=$2; shift ;;
+    -j[0-9]*) JOBS=${1#-j} ;;
     -h|--help|help) CMDS+=(help) ;;
     -*) echo "device.sh: unknown option $1 (tools/device.sh help)" >&2; exit 2 ;;
     *) CMDS+=("$1") ;;
