@@ -183,6 +183,7 @@ cmd_build() {
   cmake_cfg . "$B" ON && cmake_build "$B" "$JOBS" "$OUT/build.txt" || rc=1
   for p in "${pids[@]}"; do wait "$p" || rc=1; done
   local l; for l in "$B"/lib/*.so; do [ -e "$l" ] && echo "lib: $l"; done
+  [ -e "$B/lib/libdpaccel.so" ] || echo "no JNI library (no --jdkinc, no .devdata/jdkinc): the java subcommand needs it"
   echo "build s: $(( SECONDS - t0 ))"
   return $rc
 }
