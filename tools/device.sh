@@ -26,6 +26,7 @@ On the GPU machine (repository root; logs and results under $OUT, default ./out)
                  call (1 and 16 callers, GKL OMP beside it), .in files, phase times
                  (needs .jre and java/bench/target/dpaccel-bench.jar carried, and a build
                  made with --jdkinc)
+  scaling        the Java GPU workloads with 1, 2, 4, 8 GPUs visible (GPU_SETS="0;0,1")
   all            build test sanitize bench-pairhmm bench-sw, then java if .jre is there
   info           the machine: GPU, driver, clocks, CPUs
 On the development machine (no GPU needed):
@@ -56,8 +57,9 @@ Options:
                    repository: its figures are not reproducible from a committed command)
   --cpu            no CUDA (DPA_WITH_CUDA=OFF): check `build` and `test` on a CPU machine
   -j N             build jobs (default: number of CPUs)
-Environment: OUT (results folder), SW_BENCH ("hap 100000 7 3;read 1000000 3 1": entries
-of dpa_cuda_sw_bench arguments, each optionally led by VAR=value words).
+Environment: OUT (results folder), SW_BENCH ("hap 100000 7 1;read 1000000 3 1": entries
+of dpa_cuda_sw_bench arguments, each optionally led by VAR=value words), GPU_SETS
+(CUDA_VISIBLE_DEVICES values for `scaling`, separated by ';').
 EOF
 }
 
@@ -112,11 +114,11 @@ while [ $# -gt 0 ]; do
 done
 [ ${#CMDS[@]} -gt 0 ] || CMDS=(help)
 [ -n "$JDKINC" ] || { [ -d .devdata/jdkinc ] && JDKINC=.devdata/jdkinc; }
-SW_BENCH=${SW_BENCH:-"hap 100000 7 3;read 1000000 3 1"}
+SW_BENCH=${SW_BENCH:-"hap 100000 7 1;read 1000000 3 1"}
 BB=$B-base          # build folder of --base
 BV=$B-variant       # build folder of --variant
 JAR=java/bench/target/dpaccel-bench.jar
-JAVA=.jre/bin/java
+JAVA=${DEVICE_JAVA:-.jre/bin/java}   # DEVICE_JAVA: another java (checks off the device)
 
 # ---------------------------------------------------------------------------- helpers
 say() { printf '=== %s\n' "$*"; }
@@ -335,22 +337,51 @@ cmd_bench_sw() {
   echo "bench-sw s: $(( SECONDS - t0 ))"
 }
 
+# one dpaccel-bench pairhmm run: label lib-dir "ENV=x ..." bench-args...
+jb() {
+  local label=$1 lib=$2 e=$3; shift 3
+  local -a chk=(--check-cells 20000000 --no-sweeps --progress off)
+  echo "--- java $label${e:+ [$e]}: $*"
+  envrun "$e" timeout 300 "$JAVA" -Ddpaccel.native.path="$(abs "$lib")" -jar "$JAR" pairhmm "${chk[@]}" \
+    --out "$OUT/java-$label" "$@" >"$OUT/java-$label.txt" 2>&1
+  grep -E "^(cuda|gkl|avx|hybrid|scalar)|FAIL|Exception|skip" "$OUT/java-$label.txt" | head -8
+}
+java_ready() {
+  [ -x "$JAVA" ] || { echo "$1: no $JAVA (tools/device.sh prep --jre on the dev machine, carry .jre)"; return 1; }
+  [ -f "$JAR" ] || { echo "$1: no $JAR (mvn -q -B install -DskipTests, carry it)"; return 1; }
+  [ -f "$B/lib/libdpaccel.so" ] || { echo "$1: no $B/lib/libdpaccel.so (build with --jdkinc)"; return 1; }
+}
+
+cmd_scaling() {
+  # the same Java workloads with 1, 2, 4, 8 GPUs visible (as many as the machine has)
+  mkout; java_ready scaling || return 1
+  local n sets s t0=$SECONDS
+  n=$(nvidia-smi -L 2>/dev/null | wc -l)
+  sets=${GPU_SETS:-}
+  if [ -z "$sets" ]; then
+    sets=0
+    [ "$n" -ge 2 ] && sets="$sets;0,1"
+    [ "$n" -ge 4 ] && sets="$sets;0,1,2,3"
+    [ "$n" -ge 8 ] && sets="$sets;0,1,2,3,4,5,6,7"
+  fi
+  say "multi-GPU scaling over CUDA_VISIBLE_DEVICES sets: $sets"
+  IFS=';' read -ra sl <<< "$sets"
+  for s in "${sl[@]}"; do
+    local e="CUDA_VISIBLE_DEVICES=$s" l="gpus${s//,/}"
+    [ -f "$DATA/1m.in" ] && jb "$l-1m" "$B/lib" "$e" --dataset "file:$DATA/1m.in" --batch 100000 --reps 10 --backends cuda
+    jb "$l-batch800" "$B/lib" "$e" --dataset gatk --regions 800 --batch 800 --reps 3 --backends cuda
+    jb "$l-c16" "$B/lib" "$e" --dataset gatk --regions 800 --mode gatk --callers 16 --reps 3 --backends cuda
+    jb "$l-c32" "$B/lib" "$e" --dataset gatk --regions 800 --mode gatk --callers 32 --reps 3 --backends cuda
+    jb "$l-c64" "$B/lib" "$e" --dataset gatk --regions 1600 --mode gatk --callers 64 --reps 3 --backends cuda
+  done
+  echo "scaling s: $(( SECONDS - t0 ))"
+}
+
 cmd_java() {
-  mkout
-  [ -x "$JAVA" ] || { echo "java: no $JAVA (tools/device.sh prep --jre on the dev machine, carry .jre)"; return 1; }
-  [ -f "$JAR" ] || { echo "java: no $JAR (mvn -q -B install -DskipTests, carry it)"; return 1; }
-  [ -f "$B/lib/libdpaccel.so" ] || { echo "java: no $B/lib/libdpaccel.so (build with --jdkinc)"; return 1; }
-  local t0=$SECONDS chk="--check-cells 20000000 --no-sweeps --progress off"
+  mkout; java_ready java || return 1
+  local t0=$SECONDS
   local -a bl=("new:$B") g=(--dataset gatk --mode gatk --threads 16)
   [ -n "$BASE" ] && [ -f "$BB/lib/libdpaccel.so" ] && bl=("base:$BB" "new:$B")
-  jb() { # label lib-dir env bench-args...
-    local label=$1 lib=$2 e=$3; shift 3
-    echo "--- java $label: $*"
-    # shellcheck disable=SC2086  # $chk holds several options
-    envrun "$e" timeout 300 "$JAVA" -Ddpaccel.native.path="$(abs "$lib")" -jar "$JAR" pairhmm $chk \
-      --out "$OUT/java-$label" "$@" >"$OUT/java-$label.txt" 2>&1
-    grep -E "^(cuda|gkl|avx|hybrid|scalar)|FAIL|Exception|skip" "$OUT/java-$label.txt" | head -8
-  }
   say "README main job (dpaccel-bench, default dataset), CUDA library present"
   timeout 300 "$JAVA" -Ddpaccel.native.path="$(abs "$B")/lib" -jar "$JAR" --progress off --out "$OUT/java-main" \
     >"$OUT/java-main.txt" 2>&1; echo "main job rc $?"; tail -25 "$OUT/java-main.txt"
@@ -418,6 +449,7 @@ run_one() {
     bench-pairhmm) cmd_bench_pairhmm ;;
     bench-sw) cmd_bench_sw ;;
     java) cmd_java ;;
+    scaling) cmd_scaling ;;
     all)
       cmd_build || return 1
       cmd_test; cmd_sanitize; cmd_bench_pairhmm; cmd_bench_sw
