@@ -12,7 +12,7 @@ import org.broadinstitute.gatk.nativebindings.pairhmm.PairHMMNativeBinding;
 import org.broadinstitute.gatk.nativebindings.pairhmm.ReadDataHolder;
 import org.dpaccel.Config;
 import org.dpaccel.DpaContext;
-import org.dpaccel.internal.Natives;
+import org.dpaccel.internal.ContextAccess;
 import org.dpaccel.pairhmm.PairHmm;
 import org.dpaccel.pairhmm.PairHmmBatch;
 import org.dpaccel.pairhmm.Precision;
@@ -162,8 +162,7 @@ public class DpaPairHmm implements PairHMMNativeBinding {
             pos += h.length;
         }
         final int hbases = (int) hb;
-        int status = c.withHandle(hd -> Natives.pairhmmComputeFlat(hd, buf, lens, nr, nh, r, hbases,
-            p.ordinal(), -1, out));
+        int status = ContextAccess.of(c).pairhmmComputeFlat(buf, lens, nr, nh, r, hbases, p.ordinal(), -1, out);
         return status == 0;
     }
 
