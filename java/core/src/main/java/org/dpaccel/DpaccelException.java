@@ -7,6 +7,7 @@ package org.dpaccel;
  */
 public class DpaccelException extends RuntimeException {
     private static final long serialVersionUID = 1L;
+    /** Why the call failed (part of the serialized form). */
     private final Status status;
 
     /* Called from JNI (jni_onload.c looks up this (int, String) constructor). */
