@@ -32,8 +32,10 @@ import org.dpaccel.Status;
 public final class NativeLoader {
     static final String CORE = "libdpaccel.so";
     static final String CUDA = "libdpaccel_cuda.so";
+    /** This JVM's platform folder name, read once so messages and lookups agree. */
+    static final String PLATFORM = Platform.folder();
     /** Where the bundled libraries for this platform sit inside the jar. */
-    static final String RESOURCE_DIR = "org/dpaccel/native/" + BuildInfo.VERSION + "/" + Platform.folder() + "/";
+    static final String RESOURCE_DIR = "org/dpaccel/native/" + BuildInfo.VERSION + "/" + PLATFORM + "/";
 
     private static Throwable failure;
     private static boolean loaded;
@@ -111,7 +113,7 @@ public final class NativeLoader {
         String folder = RESOURCE_DIR;
         ClassLoader cl = NativeLoader.class.getClassLoader();
         if (cl.getResource(folder + CORE) == null) {
-            throw new IOException("this dpaccel jar has no native library for " + Platform.folder()
+            throw new IOException("this dpaccel jar has no native library for " + PLATFORM
                 + " (looked for /" + folder + CORE + "; docs/platforms.md lists the supported"
                 + " platforms); set -Ddpaccel.native.path=<dir> to use one built for this platform");
         }
@@ -140,13 +142,16 @@ public final class NativeLoader {
      * refuse it rather than compute wrong results. A -SNAPSHOT jar accepts its release number.
      */
     private static void checkVersion(String lib) throws IOException {
-        String want = BuildInfo.VERSION.endsWith("-SNAPSHOT")
-            ? BuildInfo.VERSION.substring(0, BuildInfo.VERSION.length() - "-SNAPSHOT".length())
-            : BuildInfo.VERSION;
-        String got = Natives.version();
-        if (!want.equals(got)) {
-            throw new IOException(lib + " is version " + got + " but these dpaccel classes are " + BuildInfo.VERSION
-                + "; use the library built with them");
+        checkVersion(lib, Natives.version(), BuildInfo.VERSION);
+    }
+
+    static void checkVersion(String lib, String libraryVersion, String classesVersion) throws IOException {
+        String want = classesVersion.endsWith("-SNAPSHOT")
+            ? classesVersion.substring(0, classesVersion.length() - "-SNAPSHOT".length())
+            : classesVersion;
+        if (!want.equals(libraryVersion)) {
+            throw new IOException(lib + " is version " + libraryVersion + " but these dpaccel classes are "
+                + classesVersion + "; use the library built with them");
         }
     }
 

@@ -106,6 +106,45 @@ class NativeLoaderTest {
         assertEquals(BuildInfo.VERSION, org.dpaccel.Dpaccel.version());
     }
 
+    /** docs/platforms.md: on a platform the jar has no library for, create names it and load is false. */
+    @Test
+    void unsupportedPlatformIsADpaccelExceptionAndLoadFalse() throws Exception {
+        String os = System.getProperty("os.name"), arch = System.getProperty("os.arch");
+        ClassLoader cl = isolated();
+        Class<?> ctx;
+        try {
+            System.setProperty("os.name", "Mac OS X");
+            System.setProperty("os.arch", "aarch64");
+            ctx = Class.forName("org.dpaccel.DpaContext", true, cl);
+            Class.forName("org.dpaccel.internal.NativeLoader", true, cl); // fixes its platform folder now
+        } finally {
+            System.setProperty("os.name", os);
+            System.setProperty("os.arch", arch);
+        }
+        InvocationTargetException ite = org.junit.jupiter.api.Assertions.assertThrows(
+            InvocationTargetException.class, () -> ctx.getMethod("create").invoke(null));
+        Throwable e = ite.getCause();
+        assertEquals("org.dpaccel.DpaccelException", e.getClass().getName(), String.valueOf(e));
+        assertTrue(e.getMessage().contains("no native library for macos-aarch64"), e.getMessage());
+        assertTrue(e.getMessage().contains("/org/dpaccel/native/" + BuildInfo.VERSION + "/macos-aarch64/libdpaccel.so"),
+            e.getMessage());
+        Class<?> hmm = Class.forName("org.dpaccel.gatk.DpaPairHmm", true, cl);
+        Object binding = hmm.getDeclaredConstructor().newInstance();
+        assertEquals(false, hmm.getMethod("load", File.class).invoke(binding, (File) null));
+    }
+
+    @Test
+    void libraryOfAnotherVersionIsRefused() throws Exception {
+        NativeLoader.checkVersion("lib", "0.1.0", "0.1.0");
+        NativeLoader.checkVersion("lib", "0.1.0", "0.1.0-SNAPSHOT");
+        java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+            () -> NativeLoader.checkVersion("/x/libdpaccel.so", "0.2.0", "0.1.0"));
+        assertTrue(e.getMessage().contains("/x/libdpaccel.so is version 0.2.0 but these dpaccel classes are 0.1.0"),
+            e.getMessage());
+        org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+            () -> NativeLoader.checkVersion("lib", "0.1.0-SNAPSHOT", "0.1.0"));
+    }
+
     @Test
     void unwritableTempDirMakesLoadReturnFalse(@TempDir Path dir) throws Exception {
         Path file = Files.createFile(dir.resolve("not-a-directory"));
