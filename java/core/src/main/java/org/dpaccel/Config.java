@@ -21,23 +21,43 @@ public final class Config {
         this.gpuDisable = b.gpuDisable;
     }
 
+    /**
+     * A builder with nothing set.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Defaults, with system properties applied. */
+    /**
+     * Defaults, with system properties applied.
+     *
+     * @return the configuration
+     */
     public static Config defaults() {
         return builder().build();
     }
 
+    /**
+     * CPU threads requested.
+     *
+     * @return the count, or 0 when unset (the native default: environment, then all cores)
+     */
     public int threads() {
         return threads;
     }
 
+    /**
+     * Backend requested.
+     *
+     * @return the backend, or null when unset (environment, then {@link Backend#AUTO})
+     */
     public Backend backend() {
         return backend;
     }
 
+    /** Builds a {@link Config}; unset values fall back as the class comment says. */
     public static final class Builder {
         private int threads;
         private Backend backend;
@@ -47,7 +67,13 @@ public final class Config {
         private Builder() {
         }
 
-        /** CPU threads including the caller; must be at least 1. */
+        /**
+         * CPU threads including the caller.
+         *
+         * @param n the count, at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if {@code n} is below 1
+         */
         public Builder threads(int n) {
             if (n < 1) {
                 throw new IllegalArgumentException("threads = " + n + ": must be at least 1");
@@ -56,22 +82,46 @@ public final class Config {
             return this;
         }
 
+        /**
+         * Default backend of the context's batches.
+         *
+         * @param b the backend
+         * @return this builder
+         */
         public Builder backend(Backend b) {
             this.backend = Objects.requireNonNull(b, "backend");
             return this;
         }
 
-        /** Comma list of ISAs never to use: "avx512", "avx512,avx2". "" = none. */
+        /**
+         * ISAs never to use; an unknown name makes {@link DpaContext#create(Config)} fail
+         * with {@link Status#INVALID_ARG}.
+         *
+         * @param list comma list such as "avx512" or "avx512,avx2"; "" for none
+         * @return this builder
+         */
         public Builder cpuDisable(String list) {
             this.cpuDisable = Objects.requireNonNull(list, "cpuDisable");
             return this;
         }
 
+        /**
+         * Whether to leave the GPUs alone (the context then never initialises CUDA).
+         *
+         * @param disable true to use no GPU
+         * @return this builder
+         */
         public Builder gpuDisable(boolean disable) {
             this.gpuDisable = disable;
             return this;
         }
 
+        /**
+         * The configuration, with system properties filling what was not set here.
+         *
+         * @return the configuration
+         * @throws IllegalArgumentException if a system property has an invalid value
+         */
         public Config build() {
             String p = System.getProperty("dpaccel.threads");
             if (threads == 0 && p != null && !p.isBlank()) {

@@ -12,7 +12,7 @@ import org.broadinstitute.gatk.nativebindings.pairhmm.PairHMMNativeBinding;
 import org.broadinstitute.gatk.nativebindings.pairhmm.ReadDataHolder;
 import org.dpaccel.Config;
 import org.dpaccel.DpaContext;
-import org.dpaccel.internal.Natives;
+import org.dpaccel.internal.ContextAccess;
 import org.dpaccel.pairhmm.PairHmm;
 import org.dpaccel.pairhmm.PairHmmBatch;
 import org.dpaccel.pairhmm.Precision;
@@ -36,17 +36,33 @@ public class DpaPairHmm implements PairHMMNativeBinding {
     private final AtomicLong instanceCalls = new AtomicLong();
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
 
-    /** computeLikelihoods calls that reached dpaccel in this JVM (for checks that it is in use). */
+    /** A binding with no native context yet; {@link #initialize} creates it. */
+    public DpaPairHmm() {
+    }
+
+    /**
+     * computeLikelihoods calls that reached dpaccel in this JVM (for checks that it is in use).
+     *
+     * @return the count
+     */
     public static long callCount() {
         return CALLS.get();
     }
 
-    /** computeLikelihoods calls that reached dpaccel through this instance. */
+    /**
+     * computeLikelihoods calls that reached dpaccel through this instance.
+     *
+     * @return the count
+     */
     public long instanceCallCount() {
         return instanceCalls.get();
     }
 
-    /** The context's one-line description (version, ISA, threads, backend, GPUs), or why none. */
+    /**
+     * The context's one-line description.
+     *
+     * @return version, ISA, threads, backend and GPUs, or that the binding is not initialized
+     */
     public synchronized String describe() {
         return ctx == null ? "dpaccel PairHMM not initialized" : ctx.describe();
     }
@@ -162,8 +178,7 @@ public class DpaPairHmm implements PairHMMNativeBinding {
             pos += h.length;
         }
         final int hbases = (int) hb;
-        int status = c.withHandle(hd -> Natives.pairhmmComputeFlat(hd, buf, lens, nr, nh, r, hbases,
-            p.ordinal(), -1, out));
+        int status = ContextAccess.of(c).pairhmmComputeFlat(buf, lens, nr, nh, r, hbases, p.ordinal(), -1, out);
         return status == 0;
     }
 

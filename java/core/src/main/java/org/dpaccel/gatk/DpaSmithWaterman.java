@@ -45,7 +45,15 @@ public class DpaSmithWaterman implements SWAlignerNativeBinding {
     private DpaContext ctx;
     private boolean closed;
 
-    /** align calls that reached dpaccel in this JVM (for checks that it is in use). */
+    /** A binding with no native context yet; the first {@link #align} creates it. */
+    public DpaSmithWaterman() {
+    }
+
+    /**
+     * align calls that reached dpaccel in this JVM (for checks that it is in use).
+     *
+     * @return the count
+     */
     public static long callCount() {
         return CALLS.get();
     }

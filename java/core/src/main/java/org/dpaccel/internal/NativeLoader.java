@@ -6,22 +6,36 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 
+import org.dpaccel.DpaccelException;
+import org.dpaccel.Status;
+
 /**
  * Loads libdpaccel once per class loader. Lookup order:
  * <ol>
  * <li>system property {@code dpaccel.native.path} (env {@code DPACCEL_NATIVE_PATH}): a directory
  *     holding libdpaccel.so (and optionally libdpaccel_cuda.so); no fallback when set;</li>
- * <li>the copy bundled in the jar under {@code org/dpaccel/native/<os>-<arch>/}, extracted into a
- *     fresh private directory under {@code dpaccel.tmpdir} (or {@code java.io.tmpdir}), its bytes
+ * <li>the copy bundled in the jar under {@code org/dpaccel/native/<version>/<os>-<arch>/},
+ *     extracted into a fresh private directory {@code dpaccel-<version>-*} under
+ *     {@code dpaccel.tmpdir} (or GATK's temporary directory, or {@code java.io.tmpdir}), its bytes
  *     verified against the resource. The CUDA backend is extracted beside it, because the core
- *     library dlopen()s it from its own directory. A unique directory per load lets several
- *     class loaders each load their own copy.</li>
+ *     library dlopen()s it from its own directory by the name libdpaccel_cuda.so. A unique
+ *     directory per load lets several class loaders each load their own copy.</li>
  * </ol>
- * Failures are remembered: {@link #ensureLoaded()} rethrows the first one with its cause.
+ * The version is in the resource path, not in the file names, because the engine finds the
+ * CUDA library by its plain name: two dpaccel jars of different versions on one class path then
+ * each find their own pair, and extract it into directories of their own. After loading, the
+ * library's own version must equal the jar's.
+ *
+ * <p>Failures are remembered: {@link #ensureLoaded()} rethrows the first one, as a
+ * {@link DpaccelException} with status {@link Status#UNSUPPORTED}, the reason and the cause.
  */
 public final class NativeLoader {
     static final String CORE = "libdpaccel.so";
     static final String CUDA = "libdpaccel_cuda.so";
+    /** This JVM's platform folder name, read once so messages and lookups agree. */
+    static final String PLATFORM = Platform.folder();
+    /** Where the bundled libraries for this platform sit inside the jar. */
+    static final String RESOURCE_DIR = "org/dpaccel/native/" + BuildInfo.VERSION + "/" + PLATFORM + "/";
 
     private static Throwable failure;
     private static boolean loaded;
@@ -30,7 +44,11 @@ public final class NativeLoader {
     private NativeLoader() {
     }
 
-    /** Loads the library if needed; throws UnsatisfiedLinkError (with the reason) if it cannot. */
+    /**
+     * Loads the library if needed.
+     *
+     * @throws DpaccelException (status {@link Status#UNSUPPORTED}) with the reason, if it cannot
+     */
     public static synchronized void ensureLoaded() {
         ensureLoaded(null);
     }
@@ -38,36 +56,43 @@ public final class NativeLoader {
     /**
      * As {@link #ensureLoaded()}, extracting under {@code tmpDir} when it is not null and
      * {@code dpaccel.tmpdir} is not set (GATK passes its --tmp-dir here).
+     *
+     * @param tmpDir where to extract, or null
+     * @throws DpaccelException (status {@link Status#UNSUPPORTED}) with the reason, if it cannot
      */
     public static synchronized void ensureLoaded(Path tmpDir) {
         if (loaded) {
             return;
         }
-        if (failure != null) {
-            throw linkError(failure.getMessage(), failure);
+        if (failure == null) {
+            try {
+                load(tmpDir);
+                loaded = true;
+                return;
+            } catch (Throwable t) { // UnsatisfiedLinkError from System.load included
+                failure = t;
+            }
         }
-        try {
-            load(tmpDir);
-            loaded = true;
-        } catch (Throwable t) {
-            failure = t;
-            throw linkError(t.getMessage(), t);
-        }
+        throw new DpaccelException(Status.UNSUPPORTED, "dpaccel " + BuildInfo.VERSION
+            + ": native library not loaded: " + failure.getMessage(), failure);
     }
 
+    /**
+     * Whether the library is loaded in this class loader.
+     *
+     * @return true once {@link #ensureLoaded()} succeeded
+     */
     public static synchronized boolean isLoaded() {
         return loaded;
     }
 
-    /** Where the library came from, or why it did not load. */
+    /**
+     * Where the library came from, or why it did not load.
+     *
+     * @return "not loaded", the path it was loaded from, or "failed: " and the reason
+     */
     public static synchronized String source() {
         return failure != null ? "failed: " + failure.getMessage() : source;
-    }
-
-    private static UnsatisfiedLinkError linkError(String msg, Throwable cause) {
-        UnsatisfiedLinkError e = new UnsatisfiedLinkError(msg);
-        e.initCause(cause);
-        return e;
     }
 
     private static void load(Path tmpDir) throws IOException {
@@ -81,22 +106,23 @@ public final class NativeLoader {
                 throw new IOException("dpaccel.native.path = '" + dir + "': no " + CORE + " there");
             }
             System.load(lib.toString());
+            checkVersion(lib.toString());
             source = lib.toString();
             return;
         }
-        String folder = "org/dpaccel/native/" + Platform.folder() + "/";
+        String folder = RESOURCE_DIR;
         ClassLoader cl = NativeLoader.class.getClassLoader();
         if (cl.getResource(folder + CORE) == null) {
-            throw new IOException("this dpaccel jar has no native library for " + Platform.folder()
-                + " (looked for /" + folder + CORE + "); set -Ddpaccel.native.path=<dir> to use one"
-                + " built for this platform");
+            throw new IOException("this dpaccel jar has no native library for " + PLATFORM
+                + " (looked for /" + folder + CORE + "; docs/platforms.md lists the supported"
+                + " platforms); set -Ddpaccel.native.path=<dir> to use one built for this platform");
         }
         String tmp = System.getProperty("dpaccel.tmpdir");
         Path base = tmp != null && !tmp.isBlank() ? Paths.get(tmp)
             : tmpDir != null ? tmpDir : Paths.get(System.getProperty("java.io.tmpdir"));
         Path target;
         try {
-            target = Files.createTempDirectory(base, "dpaccel-");
+            target = Files.createTempDirectory(base, "dpaccel-" + BuildInfo.VERSION + "-");
         } catch (IOException e) {
             throw new IOException("cannot create a private directory under '" + base
                 + "' to extract the native library (set -Ddpaccel.tmpdir=<writable dir>): " + e, e);
@@ -107,7 +133,26 @@ public final class NativeLoader {
             extract(cl, folder + CUDA, target.resolve(CUDA));
         }
         System.load(core.toString());
+        checkVersion(core.toString());
         source = "bundled " + folder + CORE + " extracted to " + target;
+    }
+
+    /*
+     * A library of another version has a different JNI contract (array layouts, status codes):
+     * refuse it rather than compute wrong results. A -SNAPSHOT jar accepts its release number.
+     */
+    private static void checkVersion(String lib) throws IOException {
+        checkVersion(lib, Natives.version(), BuildInfo.VERSION);
+    }
+
+    static void checkVersion(String lib, String libraryVersion, String classesVersion) throws IOException {
+        String want = classesVersion.endsWith("-SNAPSHOT")
+            ? classesVersion.substring(0, classesVersion.length() - "-SNAPSHOT".length())
+            : classesVersion;
+        if (!want.equals(libraryVersion)) {
+            throw new IOException(lib + " is version " + libraryVersion + " but these dpaccel classes are "
+                + classesVersion + "; use the library built with them");
+        }
     }
 
     /*

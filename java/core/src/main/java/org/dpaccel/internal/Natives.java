@@ -3,53 +3,55 @@ package org.dpaccel.internal;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 
-/**
- * The JNI entry points (bound by RegisterNatives in JNI_OnLoad). Callers outside this
- * package go through {@link org.dpaccel.DpaContext} and the workload APIs, which validate
- * everything first.
+/*
+ * The JNI entry points, bound by RegisterNatives in JNI_OnLoad under this class name (the
+ * native side looks it up as org/dpaccel/internal/Natives, so neither may move). Nothing here
+ * is public: the only caller is NativeContext, which owns the handle and passes it only while
+ * holding the context open, so no stale or forged handle can reach native code. Access modifiers
+ * do not matter to RegisterNatives or to the log callback's GetStaticMethodID.
  */
-public final class Natives {
+final class Natives {
     private static final Logger LOG = System.getLogger("org.dpaccel");
 
     private Natives() {
     }
 
-    public static native long createContext(int threads, int backend, String cpuDisable, int gpuDisable);
+    static native long createContext(int threads, int backend, String cpuDisable, int gpuDisable);
 
-    public static native void destroyContext(long handle);
+    static native void destroyContext(long handle);
 
-    public static native String describe(long handle);
+    static native String describe(long handle);
 
-    /** Fills {isa, threads, backend, devices}. */
-    public static native void info(long handle, int[] out);
+    /* Fills {isa, threads, backend, devices}. */
+    static native void info(long handle, int[] out);
 
-    public static native String version();
+    static native String version();
 
-    /** Arrays as packed by {@link org.dpaccel.pairhmm.PairHmmBatch}; stats: pairs, cells, recomputes, gpuPairs, isa. */
-    public static native void pairhmmCompute(long handle, byte[] readBases, byte[] baseQuals,
+    /* Arrays as packed by PairHmmBatch; stats: pairs, cells, recomputes, gpuPairs, isa. */
+    static native void pairhmmCompute(long handle, byte[] readBases, byte[] baseQuals,
         byte[] insQuals, byte[] delQuals, byte[] gcpQuals, int[] readLengths, byte[] hapBases,
         int[] hapLengths, int[] groupReads, int[] groupHaps, int precision, int backend,
         double[] out, long[] stats);
 
-    /**
+    /*
      * One GATK region packed into one array: bytes = [read bases (readBases of them) | base
      * quals | ins | del | gcp | haplotype bases (hapBases)], lens = [read lengths | haplotype
      * lengths]; nulls and lengths checked by the caller, qualities checked here. Returns 0, or 1
      * when a quality is above 127 (nothing computed: the caller reports it).
      */
-    public static native int pairhmmComputeFlat(long handle, byte[] bytes, int[] lens, int reads,
+    static native int pairhmmComputeFlat(long handle, byte[] bytes, int[] lens, int reads,
         int haplotypes, int readBases, int hapBases, int precision, int backend, double[] out);
 
-    /**
-     * Arrays as packed by {@link org.dpaccel.sw.SwBatch}; params: match, mismatch, gapOpen,
-     * gapExtend, overhang, backend; cigars: packed CIGAR bytes out (capacity from SwBatch);
-     * stats: pairs, cells, exactMatches, cigarBytes, isa.
+    /*
+     * Arrays as packed by SwBatch; params: match, mismatch, gapOpen, gapExtend, overhang,
+     * backend; cigars: packed CIGAR bytes out (capacity from SwBatch); stats: pairs, cells,
+     * exactMatches, cigarBytes, isa, gpuPairs.
      */
-    public static native void swCompute(long handle, byte[] refs, int[] refLengths, byte[] alts,
+    static native void swCompute(long handle, byte[] refs, int[] refLengths, byte[] alts,
         int[] altLengths, int[] params, byte[] cigars, int[] cigarLengths, int[] alignmentOffsets,
         long[] stats);
 
-    /** Called from native code, on the calling Java thread, with library log messages. */
+    /* Called from native code, on the calling Java thread, with library log messages. */
     static void log(int level, String message) {
         Level l = level >= 3 ? Level.ERROR : level == 2 ? Level.WARNING : level == 1 ? Level.INFO : Level.DEBUG;
         LOG.log(l, message);

@@ -7,6 +7,11 @@ public final class Platform {
     private Platform() {
     }
 
+    /**
+     * The operating system, normalised.
+     *
+     * @return "linux", "macos", "windows", or os.name in lower case without punctuation
+     */
     public static String os() {
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         if (os.startsWith("linux")) {
@@ -21,6 +26,11 @@ public final class Platform {
         return os.replaceAll("[^a-z0-9]", "");
     }
 
+    /**
+     * The CPU architecture, normalised (amd64 and x64 are x86_64, arm64 is aarch64).
+     *
+     * @return e.g. "x86_64" or "aarch64"
+     */
     public static String arch() {
         String a = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
         switch (a) {
@@ -37,6 +47,11 @@ public final class Platform {
         }
     }
 
+    /**
+     * The folder name for this platform's native libraries.
+     *
+     * @return {@code os() + "-" + arch()}, e.g. "linux-x86_64"
+     */
     public static String folder() {
         return os() + "-" + arch();
     }

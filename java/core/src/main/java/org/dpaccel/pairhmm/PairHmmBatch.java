@@ -41,6 +41,11 @@ public final class PairHmmBatch {
         cells = b.cells;
     }
 
+    /**
+     * An empty builder.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -49,6 +54,12 @@ public final class PairHmmBatch {
      * A builder sized for the given totals (read bases, haplotype bases, reads, haplotypes), so
      * a caller that knows them (the GATK binding) packs each byte once and build() copies
      * nothing. The hints are capacities, not limits.
+     *
+     * @param readBases total read bases expected
+     * @param hapBases total haplotype bases expected
+     * @param reads reads expected
+     * @param haplotypes haplotypes expected
+     * @return a new builder
      */
     public static Builder builder(long readBases, long hapBases, int reads, int haplotypes) {
         Builder b = new Builder();
@@ -65,24 +76,47 @@ public final class PairHmmBatch {
         return b;
     }
 
+    /**
+     * Reads in the batch, over all groups.
+     *
+     * @return the count
+     */
     public int readCount() {
         return readLengths.length;
     }
 
+    /**
+     * Haplotypes in the batch, over all groups.
+     *
+     * @return the count
+     */
     public int haplotypeCount() {
         return hapLengths.length;
     }
 
+    /**
+     * Groups in the batch.
+     *
+     * @return the count
+     */
     public int groupCount() {
         return groupReads.length;
     }
 
-    /** Number of likelihoods the batch produces. */
+    /**
+     * Number of likelihoods the batch produces: the sum over groups of reads x haplotypes.
+     *
+     * @return the count
+     */
     public int resultCount() {
         return resultCount;
     }
 
-    /** Sum of read length x haplotype length over all pairs. */
+    /**
+     * Dynamic-programming cells: the sum of read length x haplotype length over all pairs.
+     *
+     * @return the count
+     */
     public long cells() {
         return cells;
     }
@@ -105,6 +139,18 @@ public final class PairHmmBatch {
         /**
          * Adds a read to the current group. All five arrays must have the same, non-zero length;
          * qualities are phred values 0..127 (GATK floors base qualities at 6 before this).
+         * The arrays are copied.
+         *
+         * @param readBases the bases
+         * @param readQuals base qualities
+         * @param insertionGOP insertion gap-open qualities
+         * @param deletionGOP deletion gap-open qualities
+         * @param overallGCP gap-continuation qualities
+         * @return this builder
+         * @throws NullPointerException if an array is null (the message names read and field)
+         * @throws IllegalArgumentException for an empty or too long read, mismatched lengths, a
+         *     quality above {@link #MAX_QUAL}, or a batch beyond Java's array limits
+         * @throws IllegalStateException if the builder has been built
          */
         public Builder addRead(byte[] readBases, byte[] readQuals, byte[] insertionGOP,
             byte[] deletionGOP, byte[] overallGCP) {
@@ -139,7 +185,16 @@ public final class PairHmmBatch {
             return this;
         }
 
-        /** Adds a haplotype to the current group. */
+        /**
+         * Adds a haplotype to the current group; the array is copied.
+         *
+         * @param haplotypeBases the bases
+         * @return this builder
+         * @throws NullPointerException if the array is null
+         * @throws IllegalArgumentException for an empty or too long haplotype, or a batch beyond
+         *     Java's array limits
+         * @throws IllegalStateException if the builder has been built
+         */
         public Builder addHaplotype(byte[] haplotypeBases) {
             checkOpen();
             int i = numHaps;
@@ -155,7 +210,12 @@ public final class PairHmmBatch {
             return this;
         }
 
-        /** Closes the current group (a group with no reads or no haplotypes yields no results). */
+        /**
+         * Closes the current group (a group with no reads or no haplotypes yields no results).
+         *
+         * @return this builder
+         * @throws IllegalStateException if the builder has been built
+         */
         public Builder endGroup() {
             checkOpen();
             results += (long) curReads * curHaps;
@@ -169,6 +229,12 @@ public final class PairHmmBatch {
             return this;
         }
 
+        /**
+         * The batch; an open group is closed first. The builder cannot be used afterwards.
+         *
+         * @return the batch
+         * @throws IllegalStateException if the builder has been built
+         */
         public PairHmmBatch build() {
             checkOpen();
             if (curReads > 0 || curHaps > 0 || numGroups == 0) {

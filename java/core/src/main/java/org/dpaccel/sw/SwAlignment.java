@@ -7,15 +7,32 @@ public final class SwAlignment {
     private final String cigar;
     private final int alignmentOffset;
 
+    /**
+     * A result.
+     *
+     * @param cigar the CIGAR string, e.g. "10S90M"
+     * @param alignmentOffset where the alignment starts in the reference (GATK's meaning, per
+     *     overhang strategy)
+     */
     public SwAlignment(String cigar, int alignmentOffset) {
         this.cigar = Objects.requireNonNull(cigar, "cigar");
         this.alignmentOffset = alignmentOffset;
     }
 
+    /**
+     * The CIGAR string.
+     *
+     * @return e.g. "10S90M2I48M"
+     */
     public String cigar() {
         return cigar;
     }
 
+    /**
+     * The alignment offset, as GATK's {@code SWNativeAlignerResult.alignment_offset}.
+     *
+     * @return the offset
+     */
     public int alignmentOffset() {
         return alignmentOffset;
     }

@@ -33,33 +33,71 @@ public final class SwBatch {
         widestPair = b.widestPair;
     }
 
+    /**
+     * An empty builder.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A batch of one pair. */
+    /**
+     * A batch of one pair.
+     *
+     * @param ref the reference
+     * @param alt the alternate
+     * @return the batch
+     * @throws NullPointerException if a sequence is null
+     * @throws IllegalArgumentException for an empty or too long sequence
+     */
     public static SwBatch of(byte[] ref, byte[] alt) {
         return builder().add(ref, alt).build();
     }
 
+    /**
+     * Pairs in the batch.
+     *
+     * @return the count
+     */
     public int size() {
         return refLengths.length;
     }
 
+    /**
+     * Reference length of a pair.
+     *
+     * @param i the pair index
+     * @return the length
+     */
     public int refLength(int i) {
         return refLengths[i];
     }
 
+    /**
+     * Alternate length of a pair.
+     *
+     * @param i the pair index
+     * @return the length
+     */
     public int altLength(int i) {
         return altLengths[i];
     }
 
-    /** Sum of refLength * altLength. */
+    /**
+     * Dynamic-programming cells.
+     *
+     * @return the sum of refLength * altLength over the pairs
+     */
     public long cells() {
         return cells;
     }
 
-    /** Bytes the packed CIGARs can take at most: 2 * (refLength + altLength) per pair. */
+    /**
+     * Bytes the packed CIGARs can take at most.
+     *
+     * @return 2 * (refLength + altLength) summed over the pairs
+     */
     public int cigarCapacity() {
         return cigarCapacity;
     }
@@ -71,6 +109,7 @@ public final class SwBatch {
         }
     }
 
+    /** Collects pairs, validating each as it is added. */
     public static final class Builder {
         private byte[] refs = new byte[1024], alts = new byte[1024];
         private int[] refLengths = new int[16], altLengths = new int[16];
@@ -78,7 +117,17 @@ public final class SwBatch {
         private long cigarCapacity, cells;
         private boolean built;
 
-        /** Adds one pair; the arrays are copied. */
+        /**
+         * Adds one pair; the arrays are copied.
+         *
+         * @param ref the reference
+         * @param alt the alternate
+         * @return this builder
+         * @throws NullPointerException if a sequence is null (the message names the pair)
+         * @throws IllegalArgumentException for an empty or too long sequence, more than
+         *     {@link #MAX_CELLS} cells, or a batch beyond Java's array limits
+         * @throws IllegalStateException if the builder has been built
+         */
         public Builder add(byte[] ref, byte[] alt) {
             if (built) {
                 throw new IllegalStateException("SwBatch.Builder already built");
@@ -138,10 +187,20 @@ public final class SwBatch {
             return Arrays.copyOf(a, (int) Math.min(MAX_ARRAY, Math.max(need, 2L * a.length)));
         }
 
+        /**
+         * Pairs added so far.
+         *
+         * @return the count
+         */
         public int size() {
             return n;
         }
 
+        /**
+         * The batch. The builder cannot be used afterwards.
+         *
+         * @return the batch
+         */
         public SwBatch build() {
             built = true;
             return new SwBatch(this);

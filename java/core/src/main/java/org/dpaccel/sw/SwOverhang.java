@@ -20,6 +20,11 @@ public enum SwOverhang {
         this.code = code;
     }
 
+    /**
+     * The native {@code dpa_sw_overhang} value.
+     *
+     * @return the code
+     */
     public int code() {
         return code;
     }

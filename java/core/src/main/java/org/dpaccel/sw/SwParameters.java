@@ -23,6 +23,15 @@ public final class SwParameters {
 
     private final int match, mismatch, gapOpen, gapExtend;
 
+    /**
+     * Scores as GATK's {@code SWParameters}.
+     *
+     * @param match added for a match (normally positive)
+     * @param mismatch added for a mismatch (normally negative)
+     * @param gapOpen added for a gap's first base (normally negative)
+     * @param gapExtend added for each further gap base (normally negative)
+     * @throws IllegalArgumentException if a |value| is not below {@link #MAX_ABS_VALUE}
+     */
     public SwParameters(int match, int mismatch, int gapOpen, int gapExtend) {
         check("match", match);
         check("mismatch", mismatch);
@@ -41,23 +50,47 @@ public final class SwParameters {
         }
     }
 
+    /**
+     * The match score.
+     *
+     * @return the value
+     */
     public int match() {
         return match;
     }
 
+    /**
+     * The mismatch score.
+     *
+     * @return the value
+     */
     public int mismatch() {
         return mismatch;
     }
 
+    /**
+     * The gap-open score.
+     *
+     * @return the value
+     */
     public int gapOpen() {
         return gapOpen;
     }
 
+    /**
+     * The gap-extend score.
+     *
+     * @return the value
+     */
     public int gapExtend() {
         return gapExtend;
     }
 
-    /** |match| + |mismatch| + |gapOpen| + |gapExtend|. */
+    /**
+     * The bound on any single step's score change.
+     *
+     * @return |match| + |mismatch| + |gapOpen| + |gapExtend|
+     */
     public long weightSum() {
         return Math.abs((long) match) + Math.abs((long) mismatch) + Math.abs((long) gapOpen)
             + Math.abs((long) gapExtend);
@@ -65,7 +98,13 @@ public final class SwParameters {
 
     /**
      * Throws IllegalArgumentException when a pair of these lengths could overflow the int32
-     * scores; {@code what} names the pair in the message.
+     * scores.
+     *
+     * @param what names the pair in the message
+     * @param refLength the reference length
+     * @param altLength the alternate length
+     * @throws IllegalArgumentException if {@link #weightSum()} * (refLength + altLength + 2) is
+     *     not below {@link #SCORE_BOUND}
      */
     public void checkScoreBound(String what, int refLength, int altLength) {
         long bound = weightSum() * ((long) refLength + altLength + 2);

@@ -27,23 +27,50 @@ public final class SwResults {
         gpuPairs = stats.length > 5 ? stats[5] : 0;
     }
 
+    /**
+     * Pairs in the batch.
+     *
+     * @return the count
+     */
     public int size() {
         return cigarLengths.length;
     }
 
-    /** CIGAR of pair i, e.g. "10S90M2I48M". */
+    /**
+     * The CIGAR of a pair.
+     *
+     * @param i the pair index
+     * @return e.g. "10S90M2I48M"
+     */
     public String cigar(int i) {
         return new String(cigars, cigarStarts[i], cigarLengths[i], StandardCharsets.US_ASCII);
     }
 
+    /**
+     * The alignment offset of a pair.
+     *
+     * @param i the pair index
+     * @return the offset
+     */
     public int alignmentOffset(int i) {
         return alignmentOffsets[i];
     }
 
+    /**
+     * The result of a pair.
+     *
+     * @param i the pair index
+     * @return CIGAR and offset
+     */
     public SwAlignment get(int i) {
         return new SwAlignment(cigar(i), alignmentOffset(i));
     }
 
+    /**
+     * Every result.
+     *
+     * @return CIGAR and offset of each pair, in pair order
+     */
     public SwAlignment[] toArray() {
         SwAlignment[] a = new SwAlignment[size()];
         for (int i = 0; i < a.length; i++) {
@@ -52,22 +79,38 @@ public final class SwResults {
         return a;
     }
 
-    /** Sum of refLength * altLength. */
+    /**
+     * Dynamic-programming cells.
+     *
+     * @return the sum of refLength * altLength over the pairs
+     */
     public long cells() {
         return cells;
     }
 
-    /** Pairs answered by GATK's exact-substring shortcut (SOFTCLIP and IGNORE only). */
+    /**
+     * Pairs answered by GATK's exact-substring shortcut (SOFTCLIP and IGNORE only).
+     *
+     * @return the count
+     */
     public long exactMatches() {
         return exactMatches;
     }
 
-    /** Pairs aligned on a GPU (the rest ran on the CPU). */
+    /**
+     * Pairs aligned on a GPU (the rest ran on the CPU).
+     *
+     * @return the count
+     */
     public long gpuPairs() {
         return gpuPairs;
     }
 
-    /** The CPU kernel that ran. */
+    /**
+     * The CPU kernel variant used.
+     *
+     * @return the ISA
+     */
     public Isa isa() {
         return isa;
     }

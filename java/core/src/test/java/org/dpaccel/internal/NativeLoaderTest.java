@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -50,6 +51,98 @@ class NativeLoaderTest {
         } finally {
             restore("dpaccel.native.path", old);
         }
+    }
+
+    /**
+     * DpaContext.create without a loadable library: DpaccelException (UNSUPPORTED) with the
+     * loader's reason, every time, never UnsatisfiedLinkError or ExceptionInInitializerError.
+     */
+    @Test
+    void missingNativeLibraryMakesCreateThrowDpaccelException(@TempDir Path empty) throws Exception {
+        String old = System.getProperty("dpaccel.native.path");
+        System.setProperty("dpaccel.native.path", empty.resolve("does-not-exist").toString());
+        try {
+            ClassLoader cl = isolated();
+            Class<?> ctx = Class.forName("org.dpaccel.DpaContext", true, cl);
+            for (int attempt = 0; attempt < 2; attempt++) {
+                InvocationTargetException ite = org.junit.jupiter.api.Assertions.assertThrows(
+                    InvocationTargetException.class, () -> ctx.getMethod("create").invoke(null));
+                Throwable e = ite.getCause();
+                assertEquals("org.dpaccel.DpaccelException", e.getClass().getName(), String.valueOf(e));
+                assertEquals("UNSUPPORTED", String.valueOf(e.getClass().getMethod("status").invoke(e)));
+                assertTrue(e.getMessage().contains("dpaccel.native.path"), e.getMessage());
+                assertTrue(e.getMessage().contains(BuildInfo.VERSION), e.getMessage());
+            }
+            Class<?> dpaccel = Class.forName("org.dpaccel.Dpaccel", true, cl);
+            assertEquals(false, dpaccel.getMethod("tryLoad").invoke(null));
+            assertTrue(((String) dpaccel.getMethod("loadStatus").invoke(null)).startsWith("failed: "));
+            InvocationTargetException ite = org.junit.jupiter.api.Assertions.assertThrows(
+                InvocationTargetException.class, () -> dpaccel.getMethod("nativeVersion").invoke(null));
+            assertEquals("org.dpaccel.DpaccelException", ite.getCause().getClass().getName());
+        } finally {
+            restore("dpaccel.native.path", old);
+        }
+    }
+
+    /**
+     * The bundled library sits under a folder named after the version, is extracted into a
+     * directory named after it, and is the version of these classes.
+     */
+    @Test
+    void bundledLibraryPathCarriesTheVersion() throws Exception {
+        String pomVersion = System.getProperty("dpaccel.project.version");
+        if (pomVersion != null) {
+            assertEquals(pomVersion, BuildInfo.VERSION);
+        }
+        assertEquals("org/dpaccel/native/" + BuildInfo.VERSION + "/" + Platform.folder() + "/",
+            NativeLoader.RESOURCE_DIR);
+        if (System.getProperty("dpaccel.native.path") == null && System.getenv("DPACCEL_NATIVE_PATH") == null) {
+            assertTrue(NativeLoader.class.getClassLoader().getResource(NativeLoader.RESOURCE_DIR + NativeLoader.CORE) != null,
+                "no bundled " + NativeLoader.RESOURCE_DIR + NativeLoader.CORE);
+            NativeLoader.ensureLoaded();
+            assertTrue(NativeLoader.source().contains("/dpaccel-" + BuildInfo.VERSION + "-"), NativeLoader.source());
+        }
+        assertEquals(BuildInfo.VERSION.replace("-SNAPSHOT", ""), org.dpaccel.Dpaccel.nativeVersion());
+        assertEquals(BuildInfo.VERSION, org.dpaccel.Dpaccel.version());
+    }
+
+    /** docs/platforms.md: on a platform the jar has no library for, create names it and load is false. */
+    @Test
+    void unsupportedPlatformIsADpaccelExceptionAndLoadFalse() throws Exception {
+        String os = System.getProperty("os.name"), arch = System.getProperty("os.arch");
+        ClassLoader cl = isolated();
+        Class<?> ctx;
+        try {
+            System.setProperty("os.name", "Mac OS X");
+            System.setProperty("os.arch", "aarch64");
+            ctx = Class.forName("org.dpaccel.DpaContext", true, cl);
+            Class.forName("org.dpaccel.internal.NativeLoader", true, cl); // fixes its platform folder now
+        } finally {
+            System.setProperty("os.name", os);
+            System.setProperty("os.arch", arch);
+        }
+        InvocationTargetException ite = org.junit.jupiter.api.Assertions.assertThrows(
+            InvocationTargetException.class, () -> ctx.getMethod("create").invoke(null));
+        Throwable e = ite.getCause();
+        assertEquals("org.dpaccel.DpaccelException", e.getClass().getName(), String.valueOf(e));
+        assertTrue(e.getMessage().contains("no native library for macos-aarch64"), e.getMessage());
+        assertTrue(e.getMessage().contains("/org/dpaccel/native/" + BuildInfo.VERSION + "/macos-aarch64/libdpaccel.so"),
+            e.getMessage());
+        Class<?> hmm = Class.forName("org.dpaccel.gatk.DpaPairHmm", true, cl);
+        Object binding = hmm.getDeclaredConstructor().newInstance();
+        assertEquals(false, hmm.getMethod("load", File.class).invoke(binding, (File) null));
+    }
+
+    @Test
+    void libraryOfAnotherVersionIsRefused() throws Exception {
+        NativeLoader.checkVersion("lib", "0.1.0", "0.1.0");
+        NativeLoader.checkVersion("lib", "0.1.0", "0.1.0-SNAPSHOT");
+        java.io.IOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+            () -> NativeLoader.checkVersion("/x/libdpaccel.so", "0.2.0", "0.1.0"));
+        assertTrue(e.getMessage().contains("/x/libdpaccel.so is version 0.2.0 but these dpaccel classes are 0.1.0"),
+            e.getMessage());
+        org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+            () -> NativeLoader.checkVersion("lib", "0.1.0-SNAPSHOT", "0.1.0"));
     }
 
     @Test

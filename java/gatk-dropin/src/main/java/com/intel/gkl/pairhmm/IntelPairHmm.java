@@ -21,6 +21,7 @@ import org.dpaccel.gatk.dropin.DropInPairHmm;
 public class IntelPairHmm implements PairHMMNativeBinding {
     private final DropInPairHmm impl;
 
+    /** The single-threaded stand-in (GATK's {@code AVX_LOGLESS_CACHING}). */
     public IntelPairHmm() {
         this(DropInPairHmm.Mode.AVX);
     }

@@ -9,6 +9,7 @@ import org.dpaccel.gatk.dropin.DropInPairHmm;
  * {@code --native-pair-hmm-threads} CPU threads.
  */
 public final class IntelPairHmmOMP extends IntelPairHmm {
+    /** The multi-threaded stand-in (GATK's {@code AVX_LOGLESS_CACHING_OMP}, {@code FASTEST_AVAILABLE}). */
     public IntelPairHmmOMP() {
         super(DropInPairHmm.Mode.OMP);
     }

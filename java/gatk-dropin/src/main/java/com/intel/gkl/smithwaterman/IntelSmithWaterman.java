@@ -25,6 +25,7 @@ import org.dpaccel.gatk.dropin.DropInSmithWaterman;
 public class IntelSmithWaterman implements SWAlignerNativeBinding {
     private final DropInSmithWaterman impl = new DropInSmithWaterman();
 
+    /** A stand-in with nothing loaded yet; {@link #load} picks the engine. */
     public IntelSmithWaterman() {
     }
 
@@ -47,6 +48,10 @@ public class IntelSmithWaterman implements SWAlignerNativeBinding {
      * The code GKL's native library uses for a strategy (as GKL 0.8.11: SOFTCLIP 9, INDEL 10,
      * LEADING_INDEL 11, IGNORE 12; 0 for anything else). Kept for binary compatibility; dpaccel
      * does not use it.
+     *
+     * @param strategy the overhang strategy
+     * @return GKL's code for it
+     * @throws NullPointerException if {@code strategy} is null
      */
     public byte getStrategy(SWOverhangStrategy strategy) {
         if (strategy == null) {

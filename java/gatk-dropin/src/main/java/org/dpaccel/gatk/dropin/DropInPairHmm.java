@@ -34,16 +34,22 @@ import org.dpaccel.gatk.DpaPairHmm;
  * overrides both.
  */
 public final class DropInPairHmm implements PairHMMNativeBinding {
+    /** System property that, when true, sends PairHMM to GKL instead of dpaccel. */
     public static final String DISABLE_PROPERTY = "dpaccel.gatk.disable";
+    /** Environment twin of {@link #DISABLE_PROPERTY}. */
     public static final String DISABLE_ENV = "DPACCEL_GATK_DISABLE";
+    /** System property naming a file the counters are written to. */
     public static final String STATS_PROPERTY = "dpaccel.gatk.stats";
+    /** System property overriding the CPU thread count. */
     public static final String THREADS_PROPERTY = "dpaccel.threads";
 
     private static final Logger LOG = System.getLogger("org.dpaccel.gatk");
 
     /** Which GKL class this instance stands in for. */
     public enum Mode {
+        /** {@code IntelPairHmm}: one thread. */
         AVX("com.intel.gkl.pairhmm.IntelPairHmm", "AVX_LOGLESS_CACHING", false),
+        /** {@code IntelPairHmmOMP}: GATK's native PairHMM thread count. */
         OMP("com.intel.gkl.pairhmm.IntelPairHmmOMP", "AVX_LOGLESS_CACHING_OMP or FASTEST_AVAILABLE", true);
 
         final String gklClass;
@@ -62,11 +68,20 @@ public final class DropInPairHmm implements PairHMMNativeBinding {
     private boolean onDpaccel;
     private boolean loadResult;
 
+    /**
+     * A stand-in with nothing loaded yet.
+     *
+     * @param mode the GKL class it stands in for
+     */
     public DropInPairHmm(Mode mode) {
         this.mode = mode;
     }
 
-    /** True when {@code -Ddpaccel.gatk.disable} (wins when set) or {@code DPACCEL_GATK_DISABLE} says so. */
+    /**
+     * Whether the drop-in is switched off for PairHMM.
+     *
+     * @return true when {@code -Ddpaccel.gatk.disable} (wins when set) or {@code DPACCEL_GATK_DISABLE} says so
+     */
     public static boolean disabled() {
         return switchOn(DISABLE_PROPERTY, DISABLE_ENV);
     }
@@ -86,7 +101,11 @@ public final class DropInPairHmm implements PairHMMNativeBinding {
         return v.equals("true") || v.equals("1") || v.equals("yes") || v.equals("on");
     }
 
-    /** "dpaccel", "gkl" or "none" (not loaded, or nothing could load). */
+    /**
+     * The engine {@link #load} chose.
+     *
+     * @return "dpaccel", "gkl" or "none" (not loaded, or nothing could load)
+     */
     public synchronized String engine() {
         return delegate == null ? "none" : onDpaccel ? "dpaccel" : "gkl";
     }

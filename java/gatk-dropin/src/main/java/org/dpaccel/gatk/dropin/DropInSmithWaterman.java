@@ -28,8 +28,11 @@ import org.dpaccel.gatk.DpaSmithWaterman;
  * {@code sw.*} keys of the stats file); {@link #close} logs a summary line and rewrites the stats file.
  */
 public final class DropInSmithWaterman implements SWAlignerNativeBinding {
+    /** The GKL class this stands in for. */
     public static final String GKL_CLASS = "com.intel.gkl.smithwaterman.IntelSmithWaterman";
+    /** System property that, when true, sends Smith-Waterman to GKL instead of dpaccel. */
     public static final String SW_DISABLE_PROPERTY = "dpaccel.gatk.sw.disable";
+    /** Environment twin of {@link #SW_DISABLE_PROPERTY}. */
     public static final String SW_DISABLE_ENV = "DPACCEL_GATK_SW_DISABLE";
 
     private static final Logger LOG = System.getLogger("org.dpaccel.gatk");
@@ -39,12 +42,20 @@ public final class DropInSmithWaterman implements SWAlignerNativeBinding {
     private boolean loadResult;
     private boolean closed;
 
-    /** True when {@code -Ddpaccel.gatk.sw.disable} (wins when set) or {@code DPACCEL_GATK_SW_DISABLE} says so. */
+    /**
+     * Whether the drop-in is switched off for Smith-Waterman.
+     *
+     * @return true when {@code -Ddpaccel.gatk.sw.disable} (wins when set) or {@code DPACCEL_GATK_SW_DISABLE} says so
+     */
     public static boolean swDisabled() {
         return DropInPairHmm.switchOn(SW_DISABLE_PROPERTY, SW_DISABLE_ENV);
     }
 
-    /** "dpaccel", "gkl" or "none" (not loaded, or nothing could load). */
+    /**
+     * The engine {@link #load} chose.
+     *
+     * @return "dpaccel", "gkl" or "none" (not loaded, or nothing could load)
+     */
     public synchronized String engine() {
         return delegate == null ? "none" : onDpaccel ? "dpaccel" : "gkl";
     }

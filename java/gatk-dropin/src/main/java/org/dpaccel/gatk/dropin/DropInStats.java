@@ -63,15 +63,29 @@ public final class DropInStats {
         SW_NANOS.addAndGet(nanos);
     }
 
+    /**
+     * Smith-Waterman calls so far.
+     *
+     * @return the count
+     */
     public static long swCalls() {
         return SW_CALLS.get();
     }
 
+    /**
+     * The Smith-Waterman engine in use.
+     *
+     * @return "dpaccel", "gkl" or "none"
+     */
     public static String swEngine() {
         return swEngine;
     }
 
-    /** One line for Smith-Waterman: engine, counts, time. */
+    /**
+     * One line for Smith-Waterman.
+     *
+     * @return engine, counts, time
+     */
     public static String swSummary() {
         double s = SW_NANOS.get() * 1e-9;
         return String.format(Locale.ROOT,
@@ -105,23 +119,47 @@ public final class DropInStats {
         NANOS.addAndGet(nanos);
     }
 
+    /**
+     * PairHMM calls (GATK regions) so far.
+     *
+     * @return the count
+     */
     public static long batches() {
         return BATCHES.get();
     }
 
+    /**
+     * PairHMM (read, haplotype) pairs so far.
+     *
+     * @return the count
+     */
     public static long pairs() {
         return PAIRS.get();
     }
 
+    /**
+     * PairHMM cells so far.
+     *
+     * @return the sum of read length x haplotype length
+     */
     public static long cells() {
         return CELLS.get();
     }
 
+    /**
+     * The PairHMM engine in use.
+     *
+     * @return "dpaccel", "gkl" or "none"
+     */
     public static String engine() {
         return engine;
     }
 
-    /** One line: engine, counts, time. */
+    /**
+     * One line for PairHMM.
+     *
+     * @return engine, counts, time
+     */
     public static String summary() {
         double s = NANOS.get() * 1e-9;
         return String.format(Locale.ROOT,

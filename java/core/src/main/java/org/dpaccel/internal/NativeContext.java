@@ -1,0 +1,244 @@
+package org.dpaccel.internal;
+
+import java.util.Objects;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * Owner of one native context handle; the only code that passes a handle to native code. The
+ * handle never leaves this object: every native call takes the read lock, checks the context
+ * is still open and uses the handle only while holding the lock; {@link #close()} takes the
+ * write lock, so it waits for calls in flight and later calls throw IllegalStateException
+ * instead of handing freed memory to the engine.
+ *
+ * <p>Not part of the API (the module does not export this package); {@code org.dpaccel.DpaContext}
+ * wraps it. Array arguments are checked for null here because the native side would dereference
+ * them; their contents and sizes are checked by the callers and again by the native side.
+ */
+public final class NativeContext implements AutoCloseable {
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private long handle; // guarded by lock; 0 once closed
+    private final int[] info = new int[4];
+
+    private NativeContext(long handle) {
+        this.handle = handle;
+        Natives.info(handle, info);
+    }
+
+    /**
+     * Loads the native library if needed and creates a context.
+     *
+     * @param threads CPU threads including the caller, 0 for the default
+     * @param backend {@code dpa_backend} code, -1 for the default
+     * @param cpuDisable comma list of ISAs not to use, null for the default
+     * @param gpuDisable 1 to disable GPUs, 0 to allow them, -1 for the default
+     * @return the open context
+     * @throws org.dpaccel.DpaccelException if the library cannot load or the engine refuses
+     */
+    public static NativeContext create(int threads, int backend, String cpuDisable, int gpuDisable) {
+        NativeLoader.ensureLoaded();
+        long h = Natives.createContext(threads, backend, cpuDisable, gpuDisable);
+        try {
+            return new NativeContext(h);
+        } catch (RuntimeException | Error e) {
+            Natives.destroyContext(h);
+            throw e;
+        }
+    }
+
+    /**
+     * The context's fixed facts, read once at creation.
+     *
+     * @param field 0 = ISA code, 1 = threads, 2 = backend code, 3 = GPU count
+     * @return the value
+     */
+    public int info(int field) {
+        return info[field];
+    }
+
+    /*
+     * Holds the read lock and returns the live handle; the caller must call exit() in a
+     * finally block. A closed context throws with the lock released.
+     */
+    private long enter() {
+        Lock r = lock.readLock();
+        r.lock();
+        if (handle == 0) {
+            r.unlock();
+            throw new IllegalStateException("dpaccel context is closed");
+        }
+        return handle;
+    }
+
+    private void exit() {
+        lock.readLock().unlock();
+    }
+
+    /**
+     * One line: version, ISA, threads, backend, GPUs or why none.
+     *
+     * @return the description
+     * @throws IllegalStateException if the context is closed
+     */
+    public String describe() {
+        long h = enter();
+        try {
+            return Natives.describe(h);
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * PairHMM on a packed batch (see {@code PairHmmBatch} for the layout).
+     *
+     * @param readBases concatenated read bases
+     * @param baseQuals base qualities, same layout
+     * @param insQuals insertion gap-open qualities, same layout
+     * @param delQuals deletion gap-open qualities, same layout
+     * @param gcpQuals gap-continuation qualities, same layout
+     * @param readLengths length of each read
+     * @param hapBases concatenated haplotype bases
+     * @param hapLengths length of each haplotype
+     * @param groupReads reads per group
+     * @param groupHaps haplotypes per group
+     * @param precision {@code dpa_precision} code
+     * @param backend {@code dpa_backend} code, -1 for the context's
+     * @param out log10 likelihoods, one per (read, haplotype) pair of each group
+     * @param stats filled with pairs, cells, double recomputes, GPU pairs, ISA code
+     * @throws IllegalStateException if the context is closed
+     */
+    public void pairhmmCompute(byte[] readBases, byte[] baseQuals, byte[] insQuals, byte[] delQuals,
+        byte[] gcpQuals, int[] readLengths, byte[] hapBases, int[] hapLengths, int[] groupReads,
+        int[] groupHaps, int precision, int backend, double[] out, long[] stats) {
+        nonNull(readBases, baseQuals, insQuals, delQuals, gcpQuals, hapBases);
+        nonNull(readLengths, hapLengths, groupReads, groupHaps);
+        Objects.requireNonNull(out, "out");
+        Objects.requireNonNull(stats, "stats");
+        if (stats.length < 5) {
+            throw new IllegalArgumentException("stats needs 5 elements, has " + stats.length);
+        }
+        long h = enter();
+        try {
+            Natives.pairhmmCompute(h, readBases, baseQuals, insQuals, delQuals, gcpQuals, readLengths,
+                hapBases, hapLengths, groupReads, groupHaps, precision, backend, out, stats);
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * PairHMM on one GATK region packed into one byte array and one int array: bytes = [read
+     * bases | base quals | ins | del | gcp | haplotype bases], lens = [read lengths | haplotype
+     * lengths].
+     *
+     * @param bytes the packed bytes
+     * @param lens the packed lengths
+     * @param reads number of reads
+     * @param haplotypes number of haplotypes
+     * @param readBases total read bases
+     * @param hapBases total haplotype bases
+     * @param precision {@code dpa_precision} code
+     * @param backend {@code dpa_backend} code, -1 for the context's
+     * @param out log10 likelihoods, read-major
+     * @return 0, or 1 when a quality is above 127 (nothing computed)
+     * @throws IllegalStateException if the context is closed
+     */
+    public int pairhmmComputeFlat(byte[] bytes, int[] lens, int reads, int haplotypes, int readBases,
+        int hapBases, int precision, int backend, double[] out) {
+        Objects.requireNonNull(bytes, "bytes");
+        Objects.requireNonNull(lens, "lens");
+        Objects.requireNonNull(out, "out");
+        long h = enter();
+        try {
+            return Natives.pairhmmComputeFlat(h, bytes, lens, reads, haplotypes, readBases, hapBases,
+                precision, backend, out);
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * Smith-Waterman on a packed batch (see {@code SwBatch} for the layout).
+     *
+     * @param refs concatenated references
+     * @param refLengths length of each reference
+     * @param alts concatenated alternates
+     * @param altLengths length of each alternate
+     * @param params match, mismatch, gapOpen, gapExtend, overhang code, backend code (-1 = the context's)
+     * @param cigars packed CIGAR bytes out
+     * @param cigarLengths CIGAR length of each pair, out
+     * @param alignmentOffsets alignment offset of each pair, out
+     * @param stats filled with pairs, cells, exact matches, CIGAR bytes, ISA code, GPU pairs
+     * @throws IllegalStateException if the context is closed
+     */
+    public void swCompute(byte[] refs, int[] refLengths, byte[] alts, int[] altLengths, int[] params,
+        byte[] cigars, int[] cigarLengths, int[] alignmentOffsets, long[] stats) {
+        nonNull(refs, alts, cigars);
+        nonNull(refLengths, altLengths, params, cigarLengths, alignmentOffsets);
+        Objects.requireNonNull(stats, "stats");
+        long h = enter();
+        try {
+            Natives.swCompute(h, refs, refLengths, alts, altLengths, params, cigars, cigarLengths,
+                alignmentOffsets, stats);
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * Whether {@link #close()} has run.
+     *
+     * @return true once closed
+     */
+    public boolean isClosed() {
+        lock.readLock().lock();
+        try {
+            return handle == 0;
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Waits for calls in flight, then frees the native context; idempotent. */
+    @Override
+    public void close() {
+        lock.writeLock().lock();
+        try {
+            if (handle != 0) {
+                long h = handle;
+                handle = 0;
+                Natives.destroyContext(h);
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * The native library's version string; loads the library if needed.
+     *
+     * @return e.g. "0.1.0"
+     * @throws org.dpaccel.DpaccelException if the library cannot load
+     */
+    public static String nativeVersion() {
+        NativeLoader.ensureLoaded();
+        return Natives.version();
+    }
+
+    private static void nonNull(byte[]... arrays) {
+        for (int i = 0; i < arrays.length; i++) {
+            if (arrays[i] == null) {
+                throw new NullPointerException("byte array argument " + i + " is null");
+            }
+        }
+    }
+
+    private static void nonNull(int[]... arrays) {
+        for (int i = 0; i < arrays.length; i++) {
+            if (arrays[i] == null) {
+                throw new NullPointerException("int array argument " + i + " is null");
+            }
+        }
+    }
+}
