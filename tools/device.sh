@@ -24,7 +24,7 @@ On the GPU machine (repository root; logs and results under $OUT, default ./out)
                  times; --base / --variant / --env runs beside it
   java           the Java benchmark on the GPU: the README's main job, one region per
                  call (1 and 16 callers, GKL OMP beside it), .in files, phase times
-                 (needs .jre and java/bench/target/dpaccel-bench.jar carried, and a build
+                 (needs .jre and java/cli/target/dpaccel.jar carried, and a build
                  made with --jdkinc)
   scaling        the Java GPU workloads with 1, 2, 4, 8 GPUs visible (GPU_SETS="0;0,1")
   all            build test sanitize bench-pairhmm bench-sw, then java if .jre is there
@@ -117,7 +117,7 @@ done
 SW_BENCH=${SW_BENCH:-"hap 100000 7 1;read 1000000 3 1"}
 BB=$B-base          # build folder of --base
 BV=$B-variant       # build folder of --variant
-JAR=java/bench/target/dpaccel-bench.jar
+JAR=java/cli/target/dpaccel.jar
 JAVA=${DEVICE_JAVA:-.jre/bin/java}   # DEVICE_JAVA: another java (checks off the device)
 
 # ---------------------------------------------------------------------------- helpers
@@ -337,12 +337,12 @@ cmd_bench_sw() {
   echo "bench-sw s: $(( SECONDS - t0 ))"
 }
 
-# one dpaccel-bench pairhmm run: label lib-dir "ENV=x ..." bench-args...
+# one `dpaccel bench` run: label lib-dir "ENV=x ..." bench-args...
 jb() {
   local label=$1 lib=$2 e=$3; shift 3
   local -a chk=(--check-cells 20000000 --no-sweeps --progress off)
   echo "--- java $label${e:+ [$e]}: $*"
-  envrun "$e" timeout 300 "$JAVA" -Ddpaccel.native.path="$(abs "$lib")" -jar "$JAR" pairhmm "${chk[@]}" \
+  envrun "$e" timeout 300 "$JAVA" -Ddpaccel.native.path="$(abs "$lib")" -jar "$JAR" bench "${chk[@]}" \
     --out "$OUT/java-$label" "$@" >"$OUT/java-$label.txt" 2>&1
   grep -E "^(cuda|gkl|avx|hybrid|scalar)|FAIL|Exception|skip" "$OUT/java-$label.txt" | head -8
 }
@@ -382,8 +382,8 @@ cmd_java() {
   local t0=$SECONDS
   local -a bl=("new:$B") g=(--dataset gatk --mode gatk --threads 16)
   [ -n "$BASE" ] && [ -f "$BB/lib/libdpaccel.so" ] && bl=("base:$BB" "new:$B")
-  say "README main job (dpaccel-bench, default dataset), CUDA library present"
-  timeout 300 "$JAVA" -Ddpaccel.native.path="$(abs "$B")/lib" -jar "$JAR" --progress off --out "$OUT/java-main" \
+  say "README main job (dpaccel bench, default dataset), CUDA library present"
+  timeout 300 "$JAVA" -Ddpaccel.native.path="$(abs "$B")/lib" -jar "$JAR" bench --progress off --out "$OUT/java-main" \
     >"$OUT/java-main.txt" 2>&1; echo "main job rc $?"; tail -25 "$OUT/java-main.txt"
   say "one region per call (DpaPairHmm): 1 caller with GKL OMP 16 threads beside it, then builds interleaved"
   jb new-c1gkl "$B/lib" "" "${g[@]}" --regions "$NREG" --reps 5 --backends cuda,gkl-omp --baseline gkl-omp
