@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -18,6 +19,15 @@ const dpa_cuda_ops *dpa_cuda_get_ops(void);
 
 namespace dpa_cuda_test {
 
+// The backend's diagnostics (DPACCEL_CUDA_TIMING lines) arrive on the host's log callback;
+// tests that read them capture stderr, so the callback prints there.
+inline void log_to_stderr(void *, dpa_log_level, const char *msg) { std::fprintf(stderr, "%s\n", msg); }
+inline const dpa_cuda_host *stderr_host()
+{
+    static const dpa_cuda_host host = { log_to_stderr, nullptr };
+    return &host;
+}
+
 struct Backend {
     const dpa_cuda_ops *ops = dpa_cuda_get_ops();
     dpa_cuda_backend *b = nullptr;
@@ -26,7 +36,7 @@ struct Backend {
     Backend()
     {
         char err[512] = "";
-        open_status = ops->open(0, nullptr, &b, err, sizeof err);
+        open_status = ops->open(0, stderr_host(), &b, err, sizeof err);
         if (open_status != DPA_OK) {
             b = nullptr;
             why = std::string(dpa_status_name_local(open_status)) + ": " + err;

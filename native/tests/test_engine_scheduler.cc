@@ -176,6 +176,7 @@ dpa_workload toy_workload(int feeders, int64_t solo_cost)
     dpa_workload w;
     std::memset(&w, 0, sizeof w);
     w.name = "toy";
+    w.title = "Toy";
     w.cuda_id = DPA_CUDA_WORKLOAD_PAIRHMM;
     w.sort = toy_sort;
     w.sort_for_one_gpu = 1;
@@ -362,7 +363,7 @@ TEST(EngineScheduler, InjectedOutOfMemoryRecomputesOnTheCpuAndWarnsOnce)
                 EXPECT_LT(r.gpu_tasks, n) << "a failed unit was counted as GPU work";
             }
             ASSERT_EQ(c.sink.warnings.size(), 1u) << "one warning per context";
-            EXPECT_NE(c.sink.warnings[0].find("toy"), std::string::npos) << c.sink.warnings[0];
+            EXPECT_NE(c.sink.warnings[0].find("failed in Toy"), std::string::npos) << c.sink.warnings[0];
             EXPECT_NE(c.sink.warnings[0].find("injected out of memory"), std::string::npos);
             EXPECT_FALSE(c.gpus.retired[0].load());
         }

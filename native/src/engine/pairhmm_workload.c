@@ -96,6 +96,7 @@ static dpa_status phmm_gpu(void *arg, const void *entry, dpa_cuda_backend *backe
 
 static const dpa_workload pairhmm_workload = {
     .name = "pairhmm",
+    .title = "PairHMM",
     .cuda_id = DPA_CUDA_WORKLOAD_PAIRHMM,
     .sort = phmm_sort,
     .sort_for_one_gpu = 0,

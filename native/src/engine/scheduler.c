@@ -35,6 +35,7 @@ typedef struct run {
     int32_t ndev;
     int32_t nfeeders;     /* feeder k feeds devices[k % ndev] */
     int32_t pool_feeders; /* feeders [0, pool_feeders) are pool jobs, the rest own threads */
+    int32_t first_feeder; /* the pool job index of feeder 0 (1 in HYBRID, see mixed_job) */
     int timing;
     double t0;
     atomic_llong counter, gpu_tasks;
@@ -206,7 +207,7 @@ static void warn_fallback(dpa_context *ctx, const dpa_workload *w, int32_t devic
     if (__atomic_exchange_n(&ctx->warned_gpu_fallback, 1, __ATOMIC_ACQ_REL) == 0)
         dpa_log(ctx, DPA_LOG_WARN,
                 "GPU %d failed in %s (%s: %s); recomputing on the CPU (logged once per context)",
-                device, w->name, dpa_status_name(st), err);
+                device, w->title, dpa_status_name(st), err);
 }
 
 static void gpu_feeder(run *R, int32_t device)
@@ -245,11 +246,16 @@ static void gpu_feeder(run *R, int32_t device)
     }
 }
 
+/* Pool job `index`: feeders are jobs [first_feeder, first_feeder + pool_feeders). In HYBRID
+ * job 0, which the calling thread takes at once, is a CPU worker: the CPU starts on the
+ * cheap end before a fast GPU can come back for everything (the feeders start as the
+ * workers wake, tens of microseconds later). */
 static void mixed_job(void *arg, int64_t index)
 {
     run *R = arg;
-    if (index < R->pool_feeders)
-        gpu_feeder(R, R->devices[index % R->ndev]);
+    const int64_t f = index - R->first_feeder;
+    if (f >= 0 && f < R->pool_feeders)
+        gpu_feeder(R, R->devices[f % R->ndev]);
     else
         cpu_worker(R);
 }
@@ -272,6 +278,7 @@ static void run_gpus(run *R, int hybrid)
     /* HYBRID keeps at least the calling thread for CPU work */
     const int32_t room = hybrid ? threads - 1 : threads;
     R->pool_feeders = R->nfeeders < room ? R->nfeeders : (room > 0 ? room : 0);
+    R->first_feeder = hybrid ? 1 : 0;
     feeder_thread extra[MAX_GPUS * MAX_FEEDERS_PER_GPU];
     const int32_t nextra = R->nfeeders - R->pool_feeders;
     for (int32_t k = 0; k < nextra; k++) {

@@ -37,7 +37,8 @@
 struct dpa_context;
 
 typedef struct dpa_workload {
-    const char *name;          /* "pairhmm", "sw": prefixes messages */
+    const char *name;          /* "pairhmm", "sw": prefixes error messages */
+    const char *title;         /* "PairHMM", "Smith-Waterman": in log lines for people */
     dpa_cuda_workload_id cuda_id; /* the CUDA library's entry table for this workload */
 
     /* Orders the job's tasks most expensive first (ties in input order). NULL: the job

@@ -81,6 +81,7 @@ static dpa_status sw_gpu(void *arg, const void *entry, dpa_cuda_backend *backend
 
 static const dpa_workload sw_workload = {
     .name = "sw",
+    .title = "Smith-Waterman",
     .cuda_id = DPA_CUDA_WORKLOAD_SW,
     .sort = sw_sort,
     .sort_for_one_gpu = 1,
