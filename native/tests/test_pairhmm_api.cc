@@ -205,13 +205,13 @@ TEST(PairHmmApi, ConcurrentCallersOnOneContext)
     EXPECT_EQ(bad.load(), 0);
 }
 
-// GKL's conformance vectors (../shared/data/pairhmm): base qualities floored at 6 as
-// GATK's caller does; 1e-5 as GKL's own test.
+// GKL's conformance vectors (test-data/pairhmm/gkl-pairhmm-testdata.txt, GATK's expected
+// values; origin in test-data/pairhmm/README.md): base qualities floored at 6 as GATK's
+// caller does; 1e-5 as GKL's own test. The file is committed, so it is never skipped.
 TEST(PairHmmApi, GklConformanceFile)
 {
-    std::ifstream in(std::string(DPA_SHARED_DATA_DIR) + "/pairhmm/gkl-pairhmm-testdata.txt");
-    if (!in) GTEST_SKIP() << "SKIPPED: " << DPA_SHARED_DATA_DIR
-                          << "/pairhmm/gkl-pairhmm-testdata.txt not present on this machine";
+    std::ifstream in(std::string(DPA_TEST_DATA_DIR) + "/pairhmm/gkl-pairhmm-testdata.txt");
+    ASSERT_TRUE(in) << DPA_TEST_DATA_DIR << "/pairhmm/gkl-pairhmm-testdata.txt is missing";
     Batch b;
     std::vector<double> expected;
     std::string line;

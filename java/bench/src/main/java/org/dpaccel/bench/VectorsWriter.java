@@ -27,12 +27,12 @@ import org.dpaccel.bench.engine.Plan;
 public final class VectorsWriter {
     static final Set<String> KNOWN = Set.of("out-dir", "seed", "regions");
     public static final String COLUMNS = "group hap-bases read-bases read-qual ins-qual del-qual gcp expected-log10";
-    /** Regions and reads per region of gatk_regions.tsv (kept small: the file is committed). */
+    /** Regions and reads per region of gatk_regions.snapshot.tsv (kept small: the file is committed). */
     static final int GATK_REGIONS = 6, MIN_READS = 4, MAX_READS = 10;
 
     public static final String USAGE = """
         dpaccel-bench gen-vectors [--out-dir test-data/pairhmm] [--seed S] [--regions N]
-          writes gatk_regions.tsv (N GATK-shaped regions, default %d) and edge_cases.tsv, expected values from
+          writes gatk_regions.snapshot.tsv (N GATK-shaped regions, default %d) and edge_cases.snapshot.tsv, expected values from
           the scalar double-precision reference (DPACCEL_CPU_DISABLE=avx512,avx2, CPU backend, precision DOUBLE)
         """.formatted(GATK_REGIONS);
 
@@ -53,7 +53,7 @@ public final class VectorsWriter {
         String gen = "# generator: " + cmd + " (dpaccel-bench " + BuildInfo.version() + ", libdpaccel "
             + Dpaccel.nativeVersion() + ", scalar double reference)";
         Files.createDirectories(dir);
-        for (Object[] f : new Object[][] {{gatk, "gatk_regions.tsv", false}, {edge, "edge_cases.tsv", true}}) {
+        for (Object[] f : new Object[][] {{gatk, "gatk_regions.snapshot.tsv", false}, {edge, "edge_cases.snapshot.tsv", true}}) {
             Dataset ds = (Dataset) f[0];
             Path p = dir.resolve((String) f[1]);
             double[][] expected = reference(ds.regions());
