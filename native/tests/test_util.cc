@@ -173,4 +173,29 @@ double reference_log10(const Read &r, const std::string &hap)
     return (double)(std::log10(sum) - std::log10(init));
 }
 
+::testing::AssertionResult near_or_same_special(double got, double want, double tol)
+{
+    if (std::isnan(want) || std::isnan(got) || std::isinf(want) || std::isinf(got)) {
+        if ((std::isnan(want) && std::isnan(got)) || got == want) return ::testing::AssertionSuccess();
+        return ::testing::AssertionFailure() << "got " << got << ", want exactly " << want;
+    }
+    if (std::fabs(got - want) <= tol) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "got " << got << ", want " << want << " +- " << tol;
+}
+
+::testing::AssertionResult double_path_tiny(double got, double want, int m, int n)
+{
+    typedef long double LD;
+    const LD log10_scale = 1020 * std::log10((LD)2);
+    const LD exact = std::pow((LD)10, (LD)want + log10_scale);  // the scaled sum, exactly
+    const LD err = ((LD)9 * (m + 1) * (n + 1) + n) * std::ldexp((LD)1, -1075) + exact * 1e-12L;
+    const LD hi = std::log10(exact + err) - log10_scale;
+    const bool may_be_zero = exact - err <= 0;
+    const LD lo = may_be_zero ? -INFINITY : std::log10(exact - err) - log10_scale;
+    if (std::isnan(got) || got > hi + 1e-9L || (got < lo - 1e-9L && !(may_be_zero && std::isinf(got))))
+        return ::testing::AssertionFailure() << "got " << got << ", want in [" << (double)lo << ", "
+                                             << (double)hi << "] (exact " << want << ", " << m << "x" << n << ")";
+    return ::testing::AssertionSuccess();
+}
+
 }  // namespace dpa_test
