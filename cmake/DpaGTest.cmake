@@ -13,6 +13,12 @@ function(dpa_add_gtest_set name)
   if(NOT A_FILTER)
     set(A_FILTER "*")
   endif()
+  # Tests that re-execute their own binary or lower RLIMIT_AS cannot under qemu-user (no
+  # binfmt here; the emulator's own mappings count against the limit): they skip, saying so.
+  if(CMAKE_CROSSCOMPILING_EMULATOR)
+    list(GET CMAKE_CROSSCOMPILING_EMULATOR 0 _emu)
+    list(APPEND A_ENVIRONMENT "DPA_TEST_EMULATOR=${_emu}")
+  endif()
   set(_out "${CMAKE_CURRENT_BINARY_DIR}/${name}_tests.cmake")
   set(_inc "${CMAKE_CURRENT_BINARY_DIR}/${name}_include.cmake")
   # Lists are passed through a generated file: ENVIRONMENT and LABELS hold semicolons.
