@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# Builds the native libraries for Maven: build-native.sh <build-dir> <output-dir> <AUTO|ON|OFF> [java-home]
+# Builds the native libraries for Maven:
+#   build-native.sh <build-dir> <output-dir> <AUTO|ON|OFF> [java-home] [cuda-archs] [skip-tests]
+# cuda-archs: default (short list, kernels/CMakeLists.txt), all (release list) or a CMake list.
+# skip-tests: true (Maven's -DskipTests) leaves the GoogleTest executables out of the build,
+# which shortens a first build; a later run without it builds them incrementally.
 # With CUDA AUTO/ON, nvcc comes from the PATH or is installed from NVIDIA's PyPI wheels by
 # .ci/install-nvcc.sh (cached); without it, AUTO gives a CPU-only build.
 set -euo pipefail
@@ -8,9 +12,16 @@ build=$1
 out=$2
 cuda=${3:-AUTO}
 java_home=${4:-${JAVA_HOME:-}}
-args=(-DCMAKE_BUILD_TYPE=Release "-DDPA_OUTPUT_DIR=$out" "-DDPA_WITH_CUDA=$cuda")
+archs=${5:-default}
+skip_tests=${6:-false}
+args=(-DCMAKE_BUILD_TYPE=Release "-DDPA_OUTPUT_DIR=$out" "-DDPA_WITH_CUDA=$cuda" "-DDPA_CUDA_ARCHITECTURES=$archs")
 if [ -n "$java_home" ] && [ -f "$java_home/include/jni.h" ]; then
   args+=("-DDPA_JNI_INCLUDE=$java_home/include")
+fi
+if [ "$skip_tests" = true ]; then
+  args+=(-DDPA_BUILD_TESTS=OFF)
+else
+  args+=(-DDPA_BUILD_TESTS=ON)
 fi
 mkdir -p "$build" "$out"
 if [ "$cuda" != OFF ]; then

@@ -1,7 +1,9 @@
-// test-data/pairhmm/*.tsv: golden vectors written by our generator with the scalar double
-// reference (see test-data/README.md), checked through the public API on the ISA this CTest
-// run selects: float path within 1e-5 (GATK shapes) / 1e-4 (edge cases), double path within
-// 1e-9 relative.
+// test-data/pairhmm/*.snapshot.tsv: regression snapshots written by our generator with our
+// own scalar double reference (see test-data/README.md). They catch a change of results, not
+// an error the reference shares: the independent checks are GKL's conformance file
+// (test_pairhmm_api.cc) and the long-double reference of test_util.cc. Checked through the
+// public API on the ISA this CTest run selects: float path within 1e-5 (GATK shapes) / 1e-4
+// (edge cases), double path within 1e-9 relative.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -82,5 +84,5 @@ void check_file(const std::string &name, double float_tol)
 
 }  // namespace
 
-TEST(GoldenVectors, GatkRegions) { check_file("gatk_regions.tsv", 1e-5); }
-TEST(GoldenVectors, EdgeCases) { check_file("edge_cases.tsv", 1e-4); }
+TEST(RegressionSnapshot, GatkRegions) { check_file("gatk_regions.snapshot.tsv", 1e-5); }
+TEST(RegressionSnapshot, EdgeCases) { check_file("edge_cases.snapshot.tsv", 1e-4); }

@@ -8,7 +8,9 @@
 #include <atomic>
 #include <cstring>
 #include <thread>
+#if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
+#endif
 
 #include "test_util.h"
 
@@ -112,13 +114,15 @@ TEST(PairHmmApi, MatchesIndependentReferenceInCallerOrder)
         for (int r = 0; r < b.group_reads[g]; r++)
             for (int h = 0; h < b.group_haps[g]; h++, k++) {
                 double want = reference_log10(b.reads[r0 + r], b.haps[h0 + h]);
-                // below ~1e-630 even double with 2^1020 scaling underflows to 0: GATK's
-                // Java gives -Infinity there too
-                if (std::isnan(want)) {
-                    EXPECT_TRUE(std::isnan(got[k])) << "result " << k;  // Q0 gaps, as in GATK
-                } else if (std::isinf(want) || want < -600) {
-                    // subnormal/zero double sums: as imprecise in GATK's Java
-                    EXPECT_TRUE(got[k] < -590) << "result " << k << ": " << got[k];
+                const Read &rd = b.reads[r0 + r];
+                if (std::isnan(want) || std::isinf(want)) {
+                    EXPECT_TRUE(near_or_same_special(got[k], want, 0)) << "result " << k;
+                } else if (want < -600) {
+                    // the double sum is subnormal or zero here (GATK's Java alike): the
+                    // exact range IEEE rounding allows (-Infinity where it may reach 0)
+                    EXPECT_TRUE(double_path_tiny(got[k], want, (int)rd.bases.size(),
+                                                 (int)b.haps[h0 + h].size()))
+                        << "result " << k;
                 } else {
                     double tol = b.reads[r0 + r].bases.size() == 150 ? 1e-5 : 1e-4;
                     ASSERT_NEAR(got[k], want, tol) << "group " << g << " read " << r << " hap " << h;
@@ -171,6 +175,8 @@ TEST(PairHmmApi, DoublePrecisionAndStats)
     EXPECT_NEAR(d.back(), reference_log10(under, std::string(40, 'A')), 1e-9 * 100);
 }
 
+// MXCSR is x86's; elsewhere the kernels leave the floating-point environment alone.
+#if defined(__x86_64__) || defined(__i386__)
 TEST(PairHmmApi, CallerFloatingPointModeIsRestored)
 {
     std::mt19937_64 rng(1);
@@ -186,6 +192,7 @@ TEST(PairHmmApi, CallerFloatingPointModeIsRestored)
     EXPECT_EQ(_mm_getcsr() & ~0x3fu, plain | 0x8040u);
     _mm_setcsr(before);
 }
+#endif
 
 TEST(PairHmmApi, ConcurrentCallersOnOneContext)
 {
@@ -205,13 +212,13 @@ TEST(PairHmmApi, ConcurrentCallersOnOneContext)
     EXPECT_EQ(bad.load(), 0);
 }
 
-// GKL's conformance vectors (../shared/data/pairhmm): base qualities floored at 6 as
-// GATK's caller does; 1e-5 as GKL's own test.
+// GKL's conformance vectors (test-data/pairhmm/gkl-pairhmm-testdata.txt, GATK's expected
+// values; origin in test-data/pairhmm/README.md): base qualities floored at 6 as GATK's
+// caller does; 1e-5 as GKL's own test. The file is committed, so it is never skipped.
 TEST(PairHmmApi, GklConformanceFile)
 {
-    std::ifstream in(std::string(DPA_SHARED_DATA_DIR) + "/pairhmm/gkl-pairhmm-testdata.txt");
-    if (!in) GTEST_SKIP() << "SKIPPED: " << DPA_SHARED_DATA_DIR
-                          << "/pairhmm/gkl-pairhmm-testdata.txt not present on this machine";
+    std::ifstream in(std::string(DPA_TEST_DATA_DIR) + "/pairhmm/gkl-pairhmm-testdata.txt");
+    ASSERT_TRUE(in) << DPA_TEST_DATA_DIR << "/pairhmm/gkl-pairhmm-testdata.txt is missing";
     Batch b;
     std::vector<double> expected;
     std::string line;

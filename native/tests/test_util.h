@@ -1,6 +1,8 @@
 // test_util.h — helpers shared by the gtest files: seeded random batches, owned SoA
 // storage for dpa_pairhmm_batch, and the seed every random test prints on failure.
 #pragma once
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <random>
 #include <string>
@@ -42,6 +44,18 @@ std::string random_bases(std::mt19937_64 &rng, int len, const char *alphabet = "
 Read random_read(std::mt19937_64 &rng, int len, int qmin, int qmax);
 // A read with the same base quality / GOPs / GCP at every position.
 Read uniform_read(const std::string &bases, uint8_t q, uint8_t ins, uint8_t del, uint8_t gcp);
+
+// got against want where want may be NaN or infinite: NaN only for NaN, an infinity only
+// for the same infinity, else |got - want| <= tol.
+::testing::AssertionResult near_or_same_special(double got, double want, double tol);
+
+// The double path (IEEE, subnormals kept, scaled by 2^1020 as GATK does) on an m x n pair
+// whose exact log10 likelihood (long-double reference) is want, far down where its sum is
+// subnormal or zero: each of the ~9(m+1)(n+1) + n roundings there is off by at most half the
+// smallest subnormal, and the transitions are probabilities, so an error's weight never
+// grows along a path. got must lie in the log10 range that total error allows (exactly
+// -infinity where the sum can round to zero); no looser "small enough" check.
+::testing::AssertionResult double_path_tiny(double got, double want, int m, int n);
 
 // Independent double reference for one pair, written directly from GATK's recurrence in
 // long double (a second implementation, to check the C reference itself).

@@ -18,6 +18,12 @@ public final class TestData {
         return s != null ? Long.parseLong(s) : System.nanoTime();
     }
 
+    /** The repository's test-data/ (committed data: tests that read it never skip). */
+    public static Path testData(String rel) {
+        return Paths.get(System.getProperty("dpaccel.testdata.dir", "../../test-data")).resolve(rel);
+    }
+
+    /** ../shared/data beside the clone: large public files that are not committed. */
     public static Path sharedData(String rel) {
         return Paths.get(System.getProperty("dpaccel.shared.data", "../../../shared/data")).resolve(rel);
     }

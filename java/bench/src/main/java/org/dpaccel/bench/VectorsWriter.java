@@ -26,13 +26,13 @@ import org.dpaccel.bench.engine.Plan;
  */
 public final class VectorsWriter {
     public static final String COLUMNS = "group hap-bases read-bases read-qual ins-qual del-qual gcp expected-log10";
-    /** Regions and reads per region of gatk_regions.tsv (kept small: the file is committed). */
+    /** Regions and reads per region of gatk_regions.snapshot.tsv (kept small: the file is committed). */
     public static final int GATK_REGIONS = 6, MIN_READS = 4, MAX_READS = 10;
 
     private VectorsWriter() {
     }
 
-    /** Writes gatk_regions.tsv ({@code regions} regions) and edge_cases.tsv into {@code dir}. */
+    /** Writes gatk_regions.snapshot.tsv ({@code regions} regions) and edge_cases.snapshot.tsv into {@code dir}. */
     public static int run(Path dir, long seed, int regions, PrintStream out) throws IOException {
         if (regions < 1) {
             throw new IllegalArgumentException("--regions " + regions + ": must be at least 1");
@@ -46,7 +46,7 @@ public final class VectorsWriter {
         String gen = "# generator: " + cmd + " (dpaccel " + BuildInfo.version() + ", libdpaccel "
             + Dpaccel.nativeVersion() + ", scalar double reference)";
         Files.createDirectories(dir);
-        for (Object[] f : new Object[][] {{gatk, "gatk_regions.tsv", false}, {edge, "edge_cases.tsv", true}}) {
+        for (Object[] f : new Object[][] {{gatk, "gatk_regions.snapshot.tsv", false}, {edge, "edge_cases.snapshot.tsv", true}}) {
             Dataset ds = (Dataset) f[0];
             Path p = dir.resolve((String) f[1]);
             double[][] expected = reference(ds.regions());

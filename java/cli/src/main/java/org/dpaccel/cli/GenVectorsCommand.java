@@ -13,7 +13,7 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code dpaccel bench gen-vectors}: the golden PairHMM vectors of test-data/ (test-data/README.md). */
 @Command(name = "gen-vectors", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
-    description = "Writes gatk_regions.tsv and edge_cases.tsv with expected values from the scalar double-precision "
+    description = "Writes gatk_regions.snapshot.tsv and edge_cases.snapshot.tsv with expected values from the scalar double-precision "
         + "reference; prints one line per file.")
 final class GenVectorsCommand implements Callable<Integer> {
     @ParentCommand
@@ -28,7 +28,7 @@ final class GenVectorsCommand implements Callable<Integer> {
     long seed;
 
     @Option(names = "--regions", paramLabel = "N", defaultValue = "" + VectorsWriter.GATK_REGIONS,
-        description = "GATK-shaped regions in gatk_regions.tsv (default: ${DEFAULT-VALUE})")
+        description = "GATK-shaped regions in gatk_regions.snapshot.tsv (default: ${DEFAULT-VALUE})")
     int regions;
 
     @Override

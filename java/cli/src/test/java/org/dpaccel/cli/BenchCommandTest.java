@@ -45,7 +45,7 @@ class BenchCommandTest {
     void genVectorsWritesBothFiles(@TempDir Path dir) throws IOException {
         Cli.Result r = Cli.run("bench", "gen-vectors", "--out-dir", dir.toString(), "--regions", "1");
         assertEquals(ExitCodes.OK, r.rc(), r.toString());
-        assertTrue(Files.readString(dir.resolve("gatk_regions.tsv")).contains("# generator: dpaccel bench gen-vectors"));
-        assertTrue(Files.exists(dir.resolve("edge_cases.tsv")));
+        assertTrue(Files.readString(dir.resolve("gatk_regions.snapshot.tsv")).contains("# generator: dpaccel bench gen-vectors"));
+        assertTrue(Files.exists(dir.resolve("edge_cases.snapshot.tsv")));
     }
 }

@@ -11,7 +11,8 @@ import org.dpaccel.internal.ContextAccess;
  * Smith-Waterman alignment with GATK 4.6 semantics for JVM callers: results are byte-identical
  * to {@code SmithWatermanJavaAligner.align(ref, alt, parameters, strategy)} (CIGAR and
  * alignment offset, exact-substring shortcut included). One JNI call per batch; the pairs run
- * on the context's CPU threads. See docs/sw.md.
+ * on the context's CPU threads (AVX-512, AVX2 or scalar kernels) or its GPUs, as the backend
+ * says (see the five-argument align). See docs/sw.md.
  */
 public final class SmithWaterman {
     private SmithWaterman() {

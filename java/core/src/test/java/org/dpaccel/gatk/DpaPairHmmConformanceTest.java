@@ -14,7 +14,6 @@ import org.broadinstitute.gatk.nativebindings.pairhmm.HaplotypeDataHolder;
 import org.broadinstitute.gatk.nativebindings.pairhmm.PairHMMNativeArguments;
 import org.broadinstitute.gatk.nativebindings.pairhmm.ReadDataHolder;
 import org.dpaccel.TestData;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -28,8 +27,8 @@ class DpaPairHmmConformanceTest {
     }
 
     static List<Row> rows() throws IOException {
-        Path f = TestData.sharedData("pairhmm/gkl-pairhmm-testdata.txt");
-        Assumptions.assumeTrue(TestData.exists(f), "SKIPPED: " + f + " is not on this machine");
+        Path f = TestData.testData("pairhmm/gkl-pairhmm-testdata.txt");
+        assertTrue(TestData.exists(f), f + " is committed (test-data/pairhmm/README.md): it must be there");
         List<Row> rows = new ArrayList<>();
         for (String line : Files.readAllLines(f, StandardCharsets.US_ASCII)) {
             if (line.isBlank() || line.startsWith("#")) {

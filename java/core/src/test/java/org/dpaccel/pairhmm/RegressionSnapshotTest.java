@@ -18,10 +18,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * test-data/pairhmm golden vectors (our generator + scalar double reference) through the Java
- * batch API, grouped as the files group them, on every CPU ISA this machine has.
+ * test-data/pairhmm regression snapshots (our generator + our scalar double reference: they
+ * catch changed results, they are not an independent check) through the Java batch API,
+ * grouped as the files group them, on every CPU ISA this machine has.
  */
-class GoldenVectorsTest {
+class RegressionSnapshotTest {
     static byte[] quals(String f, boolean decimal) {
         if (!decimal) {
             byte[] b = f.getBytes(StandardCharsets.US_ASCII);
@@ -39,8 +40,9 @@ class GoldenVectorsTest {
     }
 
     @ParameterizedTest(name = "{0} on {1}")
-    @CsvSource({"gatk_regions.tsv, '', 1e-5", "gatk_regions.tsv, avx512, 1e-5", "gatk_regions.tsv, 'avx512,avx2', 1e-5",
-        "edge_cases.tsv, '', 1e-4", "edge_cases.tsv, avx512, 1e-4", "edge_cases.tsv, 'avx512,avx2', 1e-4"})
+    @CsvSource({"gatk_regions.snapshot.tsv, '', 1e-5", "gatk_regions.snapshot.tsv, avx512, 1e-5",
+        "gatk_regions.snapshot.tsv, 'avx512,avx2', 1e-5", "edge_cases.snapshot.tsv, '', 1e-4",
+        "edge_cases.snapshot.tsv, avx512, 1e-4", "edge_cases.snapshot.tsv, 'avx512,avx2', 1e-4"})
     void matchesGoldenValues(String file, String disable, double tol) throws IOException {
         Path p = Paths.get(System.getProperty("dpaccel.testdata.dir", "../../test-data"), "pairhmm", file);
         List<String> lines = Files.readAllLines(p, StandardCharsets.US_ASCII);

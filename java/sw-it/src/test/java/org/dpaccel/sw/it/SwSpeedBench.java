@@ -20,7 +20,6 @@ import org.dpaccel.sw.SwBatch;
 import org.dpaccel.sw.SwOverhang;
 import org.dpaccel.sw.SwParameters;
 import org.dpaccel.sw.SwResults;
-import org.junit.jupiter.api.Test;
 
 import com.intel.gkl.smithwaterman.IntelSmithWaterman;
 
@@ -32,8 +31,15 @@ import com.intel.gkl.smithwaterman.IntelSmithWaterman;
  * interleaved and reported as medians (-Ddpaccel.sw.speed.reps, default 7). Prints the timings
  * ("SWSPEED" lines); asserts only correctness (dpaccel equals GATK on every timed pair). Seeded
  * (-Ddpaccel.sw.seed), a few seconds.
+ *
+ * <p>A bench tool, not a test (timings do not belong in tests; surefire does not run it):
+ * <pre>
+ * mvn -q -B install -DskipTests
+ * cd java/sw-it &amp;&amp; mvn -q -B -o test-compile org.codehaus.mojo:exec-maven-plugin:3.1.0:java \
+ *     -Dexec.classpathScope=test -Dexec.mainClass=org.dpaccel.sw.it.SwSpeedBench
+ * </pre>
  */
-class SwSpeedTest {
+public final class SwSpeedBench {
     static final long SEED = Long.getLong("dpaccel.sw.seed", 20261122L);
 
     record Shape(String name, List<byte[][]> pairs, SWParameters params, SWOverhangStrategy strategy) {
@@ -85,7 +91,10 @@ class SwSpeedTest {
     /** Number of interleaved dpaccel / GKL passes (-Ddpaccel.sw.speed.reps, default 7). */
     static final int REPS = Integer.getInteger("dpaccel.sw.speed.reps", 7);
 
-    @Test
+    public static void main(String[] args) {
+        new SwSpeedBench().speedOnHaplotypeCallerShapes();
+    }
+
     void speedOnHaplotypeCallerShapes() {
         SwGenerator g = new SwGenerator(SEED);
         List<byte[][]> hap = new ArrayList<>();
