@@ -22,6 +22,10 @@ On the GPU machine (repository root; logs and results under $OUT, default ./out)
                  kernels on and off, phase times; --base / --variant / --env runs beside it
   bench-sw       dpa_cuda_sw_bench: GPU vs CPU in one process (SW_BENCH entries), phase
                  times; --base / --variant / --env runs beside it
+  bench-engine   native/bench/engine_bench.c (public C API only, so it builds against --base
+                 too): whole engine calls, PairHMM .in files whole and one call per region,
+                 Smith-Waterman hap/read batches, per backend (ENGINE_BENCH entries), base and
+                 new alternating for 2 rounds, with result checksums
   java           the Java benchmark on the GPU: the README's main job, one region per
                  call (1 and 16 callers, GKL OMP beside it), .in files, phase times
                  (needs .jre and java/cli/target/dpaccel.jar carried, and a build
@@ -57,7 +61,8 @@ Options:
                    repository: its figures are not reproducible from a committed command)
   --cpu            no CUDA (DPA_WITH_CUDA=OFF): check `build` and `test` on a CPU machine
   -j N             build jobs (default: number of CPUs)
-Environment: OUT (results folder), SW_BENCH ("hap 100000 7 1;read 1000000 3 1": entries
+Environment: OUT (results folder), ENGINE_BENCH (engine_bench argument lists separated by
+';', DATA standing for --data), SW_BENCH ("hap 100000 7 1;read 1000000 3 1": entries
 of dpa_cuda_sw_bench arguments, each optionally led by VAR=value words), GPU_SETS
 (CUDA_VISIBLE_DEVICES values for `scaling`, separated by ';').
 EOF
@@ -115,6 +120,7 @@ done
 [ ${#CMDS[@]} -gt 0 ] || CMDS=(help)
 [ -n "$JDKINC" ] || { [ -d .devdata/jdkinc ] && JDKINC=.devdata/jdkinc; }
 SW_BENCH=${SW_BENCH:-"hap 100000 7 1;read 1000000 3 1"}
+ENGINE_BENCH=${ENGINE_BENCH:-"pairhmm DATA/1m.in gpu 9;pairhmm DATA/10s.in gpu 9;sw hap 100000 gpu 7;sw read 1000000 gpu 3;pairhmm DATA/1m.in cpu 5;pairhmm DATA/1m.in hybrid 5;sw hap 100000 cpu 3;sw hap 100000 hybrid 3;sw read 1000000 cpu 2"}
 BB=$B-base          # build folder of --base
 BV=$B-variant       # build folder of --variant
 JAR=java/cli/target/dpaccel.jar
@@ -352,6 +358,34 @@ java_ready() {
   [ -f "$B/lib/libdpaccel.so" ] || { echo "$1: no $B/lib/libdpaccel.so (build with --jdkinc)"; return 1; }
 }
 
+cmd_bench_engine() {
+  mkout; say "engine_bench: whole engine calls through dpaccel.h, base and new alternating"
+  local t0=$SECONDS b label dir src round e
+  local -a bl=()
+  [ -n "$BASE" ] && bl+=("base:$BB:$BASE")
+  bl+=("new:$B:.")
+  for b in "${bl[@]}"; do
+    IFS=: read -r label dir src <<< "$b"
+    cmake --build "$dir" -j "$JOBS" --target dpaccel_core dpaccel_io >/dev/null 2>&1
+    gcc -O2 -std=c11 -I"$src/native/include" -I"$src/native/src" native/bench/engine_bench.c \
+      "$dir/native/libdpaccel_io.a" "$dir/native/libdpaccel_core.a" -lpthread -lm -ldl \
+      -o "$dir/engine_bench" || { echo "engine_bench for $label did not build"; return 1; }
+  done
+  IFS=';' read -ra el <<< "$ENGINE_BENCH"
+  for round in 1 2; do
+    for e in "${el[@]}"; do
+      for b in "${bl[@]}"; do
+        IFS=: read -r label dir src <<< "$b"
+        echo "--- round $round $label: ${e//DATA/$DATA}"
+        # shellcheck disable=SC2086
+        DPACCEL_CUDA_LIB=$(abs "$dir")/lib/libdpaccel_cuda.so timeout 300 "$dir/engine_bench" ${e//DATA/$DATA} |
+          grep -v "^dpaccel [0-9]"
+      done
+    done
+  done
+  echo "bench-engine s: $(( SECONDS - t0 ))"
+}
+
 cmd_scaling() {
   # the same Java workloads with 1, 2, 4, 8 GPUs visible (as many as the machine has)
   mkout; java_ready scaling || return 1
@@ -448,6 +482,7 @@ run_one() {
     sanitize) cmd_sanitize ;;
     bench-pairhmm) cmd_bench_pairhmm ;;
     bench-sw) cmd_bench_sw ;;
+    bench-engine) cmd_bench_engine ;;
     java) cmd_java ;;
     scaling) cmd_scaling ;;
     all)
