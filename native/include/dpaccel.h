@@ -1,15 +1,16 @@
 /*
  * dpaccel.h — the one public C API of dpaccel.
  *
- * dpaccel runs dynamic-programming kernels from genomics (PairHMM forward, and later
- * Smith-Waterman, X-drop, HMMER filters, ...) on the CPU (scalar, AVX2, AVX-512) or on
- * NVIDIA GPUs. Everything goes through an opaque context. Every call returns a
+ * dpaccel runs dynamic-programming kernels from genomics (GATK's PairHMM forward and
+ * Smith-Waterman today) on the CPU (scalar, AVX2, AVX-512) or on NVIDIA GPUs. Everything goes through an opaque context. Every call returns a
  * dpa_status; when it is not DPA_OK, dpa_last_error() returns a message for the calling
  * thread that names the field, the index and the limit that was violated.
  *
  * Thread safety: a context may be used by many threads at once (calls on it are
  * independent); dpa_context_destroy must not race with any other call on that context.
- * The library never prints, never exits, never aborts.
+ * The library never prints, never exits, never aborts: diagnostics (a GPU fault's fallback,
+ * DPACCEL_TIMING / DPACCEL_CUDA_TIMING phase times) go only to the log callback in
+ * dpa_options, and nowhere without one.
  */
 #ifndef DPACCEL_H
 #define DPACCEL_H
