@@ -41,9 +41,17 @@ struct FakeGpus {
     std::atomic<int64_t> done[kMaxDev];
     std::atomic<int64_t> calls[kMaxDev];
     int delay_us = 0; // per call: a slow GPU lets HYBRID's CPU workers take chunks
+    // rendezvous > 0: a device's first call waits (up to 10 s) until `rendezvous` devices
+    // have made theirs, so a test proves the devices are fed at the same time, not one
+    // after the other, without depending on how fast threads start on a loaded machine
+    int rendezvous = 0;
+    std::atomic<int> arrived{0};
+    std::atomic<int> rendezvous_timeouts{0};
+    std::atomic<int> first_call[kMaxDev];
     FakeGpus()
     {
-        for (int d = 0; d < kMaxDev; d++) fault[d] = 0, retired[d] = 0, done[d] = 0, calls[d] = 0;
+        for (int d = 0; d < kMaxDev; d++)
+            fault[d] = 0, retired[d] = 0, done[d] = 0, calls[d] = 0, first_call[d] = 0;
     }
 };
 
@@ -81,7 +89,8 @@ struct Toy {
     std::vector<std::atomic<int>> cpu_visits;
     std::atomic<int64_t> cpu_calls{0}, cpu_tasks{0};
     int64_t fail_task = -1;       // the CPU kernel fails on this task
-    int cpu_delay_us = 0;         // per CPU call: lets the GPU feeders start first
+    int cpu_delay_us = 0;         // per CPU call
+    FakeGpus *wait_for = nullptr; // CPU calls wait (up to 10 s) until its rendezvous is met
     std::thread::id caller;
     std::atomic<int> solo_off_caller{0}, solo_not_alone{0};
     int64_t solo_cost = INT64_MAX;
@@ -124,6 +133,12 @@ dpa_status toy_cpu(void *job, int64_t first, int64_t count, int64_t *counter)
         t->ranges.emplace_back(first, count);
     }
     if (t->cpu_delay_us) std::this_thread::sleep_for(std::chrono::microseconds(t->cpu_delay_us));
+    if (t->wait_for) {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (t->wait_for->arrived.load() < t->wait_for->rendezvous &&
+               std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
     for (int64_t k = first; k < first + count; k++) {
         const int64_t task = t->order[k];
         if (task == t->fail_task) return DPA_ERR_INTERNAL;
@@ -146,6 +161,13 @@ dpa_status toy_gpu(void *job, const void *entry, dpa_cuda_backend *backend, int3
     FakeGpus *f = fake_of(backend);
     EXPECT_EQ(entry, &fake_entry);
     f->calls[device]++;
+    if (f->rendezvous > 0 && f->first_call[device].exchange(1) == 0) {
+        f->arrived++;
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (f->arrived.load() < f->rendezvous && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+        if (f->arrived.load() < f->rendezvous) f->rendezvous_timeouts++;
+    }
     if (f->delay_us) std::this_thread::sleep_for(std::chrono::microseconds(f->delay_us));
     const int fault = f->fault[device].exchange(DPA_CUDA_FAULT_NONE);
     if (fault != DPA_CUDA_FAULT_NONE) {
@@ -302,10 +324,13 @@ TEST(EngineScheduler, EveryBackendGivesTheSameResultsOnEveryShape)
 
 TEST(EngineScheduler, HybridSharesABigBatchBetweenGpusAndCpuWorkers)
 {
+    // Both devices must be fed at once (their first units meet), and the CPU workers hold
+    // their first chunks until then: so CPU and both GPUs each get work, however slowly
+    // threads start on a loaded machine.
     Ctx c(4, 2);
-    c.gpus.delay_us = 2000; // each GPU unit takes a while: the CPU workers take the cheap end
+    c.gpus.rendezvous = 2;
     Toy t(costs(7, 4000, 100, 1000));
-    t.cpu_delay_us = 300;
+    t.wait_for = &c.gpus;
     const dpa_workload w = toy_workload(1, INT64_MAX);
     dpa_sched_result r;
     ASSERT_EQ(run(c, w, t, DPA_BACKEND_HYBRID, &r), DPA_OK) << dpa_last_error();
@@ -315,13 +340,14 @@ TEST(EngineScheduler, HybridSharesABigBatchBetweenGpusAndCpuWorkers)
     EXPECT_EQ(r.gpu_tasks + t.cpu_tasks.load(), 4000);
     EXPECT_GT(c.gpus.done[0].load(), 0);
     EXPECT_GT(c.gpus.done[1].load(), 0);
+    EXPECT_EQ(c.gpus.rendezvous_timeouts.load(), 0) << "the GPUs were not fed at the same time";
 }
 
 TEST(EngineScheduler, SeveralGpusAreAllFedEvenWithAOneThreadPool)
 {
     // one pool thread, three devices: two feeders get threads of their own
     Ctx c(1, 3);
-    c.gpus.delay_us = 5000;
+    c.gpus.rendezvous = 3; // every device's first unit waits for the others: fed at once
     Toy t(costs(11, 3000, 1000, 2000));
     const dpa_workload w = toy_workload(1, INT64_MAX);
     dpa_sched_result r;
@@ -329,6 +355,7 @@ TEST(EngineScheduler, SeveralGpusAreAllFedEvenWithAOneThreadPool)
     expect_exact(t);
     EXPECT_EQ(r.gpu_tasks, 3000);
     for (int d = 0; d < 3; d++) EXPECT_GT(c.gpus.done[d].load(), 0) << "device " << d << " idle";
+    EXPECT_EQ(c.gpus.rendezvous_timeouts.load(), 0) << "the devices were fed one after the other";
 }
 
 TEST(EngineScheduler, SmallBatchesGoWholeToOneGpuRoundRobin)

@@ -34,8 +34,6 @@ typedef struct run {
     const int32_t *devices;
     int32_t ndev;
     int32_t nfeeders;     /* feeder k feeds devices[k % ndev] */
-    int32_t pool_feeders; /* feeders [0, pool_feeders) are pool jobs, the rest own threads */
-    int32_t first_feeder; /* the pool job index of feeder 0 (1 in HYBRID, see mixed_job) */
     int timing;
     double t0;
     atomic_llong counter, gpu_tasks;
@@ -246,18 +244,10 @@ static void gpu_feeder(run *R, int32_t device)
     }
 }
 
-/* Pool job `index`: feeders are jobs [first_feeder, first_feeder + pool_feeders). In HYBRID
- * job 0, which the calling thread takes at once, is a CPU worker: the CPU starts on the
- * cheap end before a fast GPU can come back for everything (the feeders start as the
- * workers wake, tens of microseconds later). */
-static void mixed_job(void *arg, int64_t index)
+static void cpu_job(void *arg, int64_t index)
 {
-    run *R = arg;
-    const int64_t f = index - R->first_feeder;
-    if (f >= 0 && f < R->pool_feeders)
-        gpu_feeder(R, R->devices[f % R->ndev]);
-    else
-        cpu_worker(R);
+    (void)index;
+    cpu_worker(arg);
 }
 
 typedef struct feeder_thread { run *R; int32_t device; pthread_t thread; int started; } feeder_thread;
@@ -269,27 +259,28 @@ static void *feeder_main(void *arg)
     return NULL;
 }
 
-/* Feeds the GPUs (and, in HYBRID, runs CPU workers beside them). Feeders run as pool jobs
- * (no thread start per call); those the pool cannot run at once (a small pool, several
- * GPUs) get their own threads so that every device is fed from the start. */
+/* Feeds the GPUs and, in HYBRID, runs CPU workers beside them. Feeder 0 runs on the calling
+ * thread (GPU-only) and every other feeder on a thread of its own, started per call: pool
+ * jobs would wait behind other callers' jobs on a shared pool, and a device whose feeder
+ * waits is a device lost (feeder 0 drains the queue alone). In HYBRID the calling thread and
+ * the pool are the CPU workers and start at once, so the CPU takes the cheap end before a
+ * fast GPU can come back for everything (measured: a GPU feeder on the caller left the CPU
+ * nothing of a 432 M-cell PairHMM batch on the H100). */
 static void run_gpus(run *R, int hybrid)
 {
-    const int32_t threads = R->ctx->cfg.threads;
-    /* HYBRID keeps at least the calling thread for CPU work */
-    const int32_t room = hybrid ? threads - 1 : threads;
-    R->pool_feeders = R->nfeeders < room ? R->nfeeders : (room > 0 ? room : 0);
-    R->first_feeder = hybrid ? 1 : 0;
-    feeder_thread extra[MAX_GPUS * MAX_FEEDERS_PER_GPU];
-    const int32_t nextra = R->nfeeders - R->pool_feeders;
-    for (int32_t k = 0; k < nextra; k++) {
-        extra[k].R = R;
-        extra[k].device = R->devices[(R->pool_feeders + k) % R->ndev];
-        extra[k].started = pthread_create(&extra[k].thread, NULL, feeder_main, &extra[k]) == 0;
+    feeder_thread f[MAX_GPUS * MAX_FEEDERS_PER_GPU];
+    const int32_t first = hybrid ? 0 : 1;
+    for (int32_t k = first; k < R->nfeeders; k++) {
+        f[k].R = R;
+        f[k].device = R->devices[k % R->ndev];
+        f[k].started = pthread_create(&f[k].thread, NULL, feeder_main, &f[k]) == 0;
     }
-    const int64_t jobs = R->pool_feeders + (hybrid ? threads : 0);
-    if (jobs > 0) dpa_pool_run(R->ctx->pool, jobs, mixed_job, R);
-    for (int32_t k = 0; k < nextra; k++)
-        if (extra[k].started) pthread_join(extra[k].thread, NULL);
+    if (hybrid)
+        dpa_pool_run(R->ctx->pool, R->ctx->cfg.threads, cpu_job, R);
+    else
+        gpu_feeder(R, R->devices[0]);
+    for (int32_t k = first; k < R->nfeeders; k++)
+        if (f[k].started) pthread_join(f[k].thread, NULL);
 }
 
 /* ---- entry ------------------------------------------------------------------------- */
@@ -373,6 +364,9 @@ dpa_status dpa_sched_run(dpa_context *ctx, const dpa_workload *w, void *job,
         R.entry = dpa_cuda_entry(&ctx->cuda, w->cuda_id);
         R.nfeeders = p.ndev * feeders_per_gpu(ctx, w);
         R.unit_cost = unit_cost(ctx, w, call, hybrid, p.ndev, R.nfeeders);
+        /* no more feeders than units (a small batch is one unit: no thread starts) */
+        const int64_t units = (call->total_cost + R.unit_cost - 1) / R.unit_cost;
+        if (R.nfeeders > units) R.nfeeders = (int32_t)units;
         pthread_mutex_init(&R.lock, NULL);
         run_gpus(&R, hybrid);
         pthread_mutex_destroy(&R.lock);

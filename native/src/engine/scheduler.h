@@ -14,8 +14,8 @@
  *   chunks    runs of consecutive tasks of ~equal cost, a task above solo_cost on its own;
  *   queue     one two-ended queue of chunks: GPU feeders take units of many chunks from the
  *             expensive end, CPU workers single chunks from the cheap end (HYBRID);
- *   threads   the context's pool runs feeders and workers; a feeder the pool cannot hold
- *             at once gets its own thread, so every device is fed whatever the pool size;
+ *   threads   feeder 0 runs on the calling thread, the others on threads of their own
+ *             (never more feeders than units); HYBRID's CPU workers are the context's pool;
  *   faults    a GPU error logs one warning per context and gives the unit back; whatever
  *             the GPUs did not finish runs on the CPU with the CPU-only kernels, so results
  *             never depend on the backend;
