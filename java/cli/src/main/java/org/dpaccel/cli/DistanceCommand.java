@@ -64,7 +64,11 @@ final class DistanceCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Config config = common.config();
+        Integer child = Devices.restartIfNeeded(common, top);
+        if (child != null) {
+            return child;
+        }
+        Config config = common.config(); // option errors before any file is read
         common.quietLogs();
         if (common.output != null) {
             throw new ParameterException(common.spec.commandLine(), "-o does not apply: use --out PREFIX");

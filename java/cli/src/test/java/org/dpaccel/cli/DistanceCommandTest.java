@@ -202,6 +202,13 @@ class DistanceCommandTest {
     }
 
     @Test
+    void helpNamesTheOutputs() {
+        Cli.Result r = Cli.run("distance", "--help");
+        assertEquals(0, r.rc(), r.toString());
+        assertTrue(r.out().contains("OUT.counts.tsv") && r.out().contains("--bfile"), r.out());
+    }
+
+    @Test
     void badOptionsAreUsageErrors() throws IOException {
         String prefix = write(new Random(6));
         String out = dir.resolve("o").toString();
