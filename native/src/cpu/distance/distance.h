@@ -76,12 +76,25 @@ void dpa_dist_tile_avx2(const dpa_dist_planes *p, int32_t r0, int32_t r1, int32_
 void dpa_dist_tile_avx512(const dpa_dist_planes *p, int32_t r0, int32_t r1, int32_t c0,
                           int32_t c1, int upper, const int64_t *row_base, uint32_t *out);
 #endif
+#ifdef DPA_HAVE_AVX512_VPOPCNT
+/* The AVX-512 kernel with VPOPCNTQ, and whether this CPU has it (CPUID.(7,0):ECX bit 14; the
+ * avx512 bundle's OS check has passed wherever the avx512 ISA is allowed). */
+void dpa_dist_tile_avx512_vpopcnt(const dpa_dist_planes *p, int32_t r0, int32_t r1, int32_t c0,
+                                  int32_t c1, int upper, const int64_t *row_base, uint32_t *out);
+int dpa_dist_cpu_has_vpopcntdq(void);
+#endif
 
 /* Fastest kernel whose ISA bit is set in allowed_isa_mask (bit i = dpa_isa i). */
 static inline void dpa_dist_select(unsigned allowed_isa_mask, dpa_dist_ops *out)
 {
 #ifdef DPA_HAVE_AVX512
     if (allowed_isa_mask & (1u << DPA_ISA_AVX512)) {
+#ifdef DPA_HAVE_AVX512_VPOPCNT
+        if (dpa_dist_cpu_has_vpopcntdq()) {
+            *out = (dpa_dist_ops){ DPA_ISA_AVX512, "avx512+vpopcntdq", dpa_dist_tile_avx512_vpopcnt };
+            return;
+        }
+#endif
         *out = (dpa_dist_ops){ DPA_ISA_AVX512, "avx512", dpa_dist_tile_avx512 };
         return;
     }
