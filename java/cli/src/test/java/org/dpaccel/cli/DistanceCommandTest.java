@@ -154,6 +154,27 @@ class DistanceCommandTest {
         assertEquals("0.0001", CFormat.g(0.0001, 6));
         assertEquals("0.10000000000000001", CFormat.g(0.1, 17));
         assertEquals("nan", CFormat.g(Double.NaN, 6));
+        assertEquals("-1.5e-07", CFormat.g(-1.5e-7, 6));
+        assertEquals("100000", CFormat.g(100000, 6));
+        assertEquals("1e+06", CFormat.g(999999.6, 6));
+        assertEquals("0.5", CFormat.g(0.5, 17));
+    }
+
+    @Test
+    void fastPathEqualsExactPath() {
+        Random rnd = new Random(42);
+        for (int i = 0; i < 200_000; i++) {
+            double v;
+            switch (i % 4) {
+                case 0 -> v = rnd.nextDouble();
+                case 1 -> v = (rnd.nextInt(2_000_000) + 1) / (double) (rnd.nextInt(2_000_000) + 1);
+                case 2 -> v = rnd.nextGaussian() * Math.pow(10, rnd.nextInt(30) - 15);
+                default -> v = Math.round(rnd.nextDouble() * 1e7) / 1e7; // near ties at 6 digits
+            }
+            for (int p : new int[] {6, 10, 15}) {
+                assertEquals(CFormat.exact(v, p), CFormat.g(v, p), v + " at %." + p + "g");
+            }
+        }
     }
 
     @Test

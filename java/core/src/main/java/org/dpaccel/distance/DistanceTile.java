@@ -14,6 +14,10 @@ public record DistanceTile(int row0, int row1, int col0, int col1) {
     /**
      * Checks the ranges are ordered and not negative (the batch bounds are checked at compute).
      *
+     * @param row0 first row
+     * @param row1 one past the last row
+     * @param col0 first column
+     * @param col1 one past the last column
      * @throws IllegalArgumentException naming the range
      */
     public DistanceTile {
