@@ -14,8 +14,10 @@ import org.dpaccel.Config;
 import org.dpaccel.DpaContext;
 import org.dpaccel.distance.DistanceCounts;
 import org.dpaccel.distance.DistanceMetric;
+import org.dpaccel.distance.GenotypeBatch;
 import org.dpaccel.distance.GenotypeDistance;
 
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -23,12 +25,12 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code dpaccel distance --bfile PREFIX --out OUT}: all-pairs genotype distance counts and
+ * {@code dpaccel distance (--bfile PREFIX | --vcf FILE) --out OUT}: all-pairs genotype distance counts and
  * metrics with PLINK's flat-missing semantics (docs/distance.md). Every output file is written
  * under a temporary name and renamed only when all of them are complete.
  */
 @Command(name = "distance", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
-    description = {"All-pairs genotype distance of a PLINK 1 fileset (PLINK 1.9 --distance/--genome flat-missing, "
+    description = {"All-pairs genotype distance of a PLINK 1 fileset or a VCF (PLINK 1.9 --distance/--genome flat-missing, "
         + "PLINK 2 --make-king counts). Non-autosomal variants are skipped and counted.",
         "Writes OUT.id (FID<TAB>IID per sample), OUT.counts.tsv with --counts (#IID1 IID2 NSNP IBS0 IBS1 IBS2 "
             + "HETHET HET1_HOM2 HET2_HOM1, pairs i<j, i outer) and OUT.<metric>.tsv per --metric (square, "
@@ -40,9 +42,18 @@ final class DistanceCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
 
-    @Option(names = "--bfile", paramLabel = "PREFIX", required = true,
-        description = "PLINK 1 binary fileset PREFIX.bed/.bim/.fam (SNP-major .bed)")
-    String bfile;
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Input input;
+
+    static final class Input {
+        @Option(names = "--bfile", paramLabel = "PREFIX",
+            description = "PLINK 1 binary fileset PREFIX.bed/.bim/.fam (SNP-major .bed)")
+        String bfile;
+
+        @Option(names = "--vcf", paramLabel = "FILE",
+            description = "VCF, plain or gzip/bgzip (GT only; biallelic records; FID = IID in OUT.id)")
+        Path vcf;
+    }
 
     @Option(names = "--out", paramLabel = "OUT", required = true, description = "output prefix")
     String out;
@@ -91,15 +102,30 @@ final class DistanceCommand implements Callable<Integer> {
         boolean writeCounts = counts || wanted.isEmpty();
         int digits = precision.equals("plink") ? 6 : 17;
 
-        BedFileset f = BedFileset.read(bfile);
-        int n = f.iids.size();
+        GenotypeBatch batch;
+        List<String> fids, iids;
+        String source;
+        if (input.bfile != null) {
+            BedFileset f = BedFileset.read(input.bfile);
+            batch = f.batch;
+            fids = f.fids;
+            iids = f.iids;
+            source = input.bfile + ".fam";
+        } else {
+            VcfGenotypes v = VcfGenotypes.read(input.vcf);
+            batch = v.batch;
+            fids = v.iids;
+            iids = v.iids;
+            source = input.vcf.toString();
+        }
+        int n = iids.size();
         long pairs = (long) n * (n - 1) / 2;
         if (!wanted.isEmpty() && (long) n * n > Integer.MAX_VALUE) {
-            throw new BadInputException(bfile + ".fam: " + n + " samples; square matrices are limited to 46340");
+            throw new BadInputException(source + ": " + n + " samples; square matrices are limited to 46340");
         }
         DistanceCounts c;
         try (DpaContext ctx = DpaContext.create(config)) {
-            c = GenotypeDistance.counts(ctx, f.batch, null, common.backend, tile);
+            c = GenotypeDistance.counts(ctx, batch, null, common.backend, tile);
         }
         if (!common.quiet) {
             top.err.println("distance: " + n + " samples, " + c.variantsUsed() + " variants used, "
@@ -109,10 +135,10 @@ final class DistanceCommand implements Callable<Integer> {
         try {
             OutputFile id = open(files, out + ".id");
             for (int k = 0; k < n; k++) {
-                id.stream().print(f.fids.get(k) + "\t" + f.iids.get(k) + "\n");
+                id.stream().print(fids.get(k) + "\t" + iids.get(k) + "\n");
             }
             if (writeCounts) {
-                writeCounts(open(files, out + ".counts.tsv").stream(), f, c, n);
+                writeCounts(open(files, out + ".counts.tsv").stream(), iids, c, n);
             }
             for (DistanceMetric m : wanted) {
                 writeSquare(open(files, out + "." + m.label() + ".tsv").stream(), m, c, n, digits);
@@ -139,14 +165,14 @@ final class DistanceCommand implements Callable<Integer> {
         return o;
     }
 
-    private static void writeCounts(PrintStream ps, BedFileset f, DistanceCounts c, int n) {
+    private static void writeCounts(PrintStream ps, List<String> iids, DistanceCounts c, int n) {
         ps.print("#IID1\tIID2\tNSNP\tIBS0\tIBS1\tIBS2\tHETHET\tHET1_HOM2\tHET2_HOM1\n");
         StringBuilder sb = new StringBuilder(256);
         long pair = 0;
         for (int i = 0; i < n; i++) {
             for (int j = i + 1; j < n; j++, pair++) {
                 sb.setLength(0);
-                sb.append(f.iids.get(i)).append('\t').append(f.iids.get(j));
+                sb.append(iids.get(i)).append('\t').append(iids.get(j));
                 for (int k = 0; k < DistanceCounts.FIELDS; k++) {
                     sb.append('\t').append(c.get(pair, k));
                 }

@@ -223,6 +223,57 @@ class DistanceCommandTest {
     }
 
     @Test
+    void vcfFromPlinkGivesTheBfileCounts() throws IOException, InterruptedException {
+        boolean have = new ProcessBuilder("sh", "-c", "command -v plink1.9").start().waitFor() == 0;
+        if (!have) {
+            System.err.println("VCF CHECK NOT RUN: plink1.9 (which writes the VCF) is not installed");
+        }
+        assumeTrue(have, "plink1.9 not installed");
+        String prefix = write(new Random(13));
+        Process p = new ProcessBuilder("plink1.9", "--bfile", prefix, "--recode", "vcf-iid", "bgz", "--out",
+            dir.resolve("v").toString()).redirectErrorStream(true).redirectOutput(dir.resolve("v.out").toFile()).start();
+        assertEquals(0, p.waitFor());
+        String a = dir.resolve("a").toString(), b = dir.resolve("b").toString();
+        assertEquals(0, Cli.run("distance", "--bfile", prefix, "--out", a, "-q").rc());
+        Cli.Result r = Cli.run("distance", "--vcf", dir.resolve("v.vcf.gz").toString(), "--out", b, "--tile", "16");
+        assertEquals(0, r.rc(), r.toString());
+        assertTrue(r.err().contains("40 non-autosomal skipped"), r.err());
+        assertEquals(Files.readString(Path.of(a + ".counts.tsv")), Files.readString(Path.of(b + ".counts.tsv")));
+        assertEquals("s0\ts0", Files.readAllLines(Path.of(b + ".id")).get(0));
+    }
+
+    @Test
+    void badVcfRecordsNameTheLine() throws IOException {
+        String head = "##fileformat=VCFv4.2\n#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\ta\tb\n";
+        String good = "1\t1\t.\tA\tG\t.\t.\t.\tGT:DP\t0/1:3\t1|1:4\nX\t2\t.\tA\tG\t.\t.\t.\tGT\t1\t0\n";
+        Path vcf = dir.resolve("x.vcf");
+        String out = dir.resolve("o").toString();
+        Files.writeString(vcf, head + good);
+        Cli.Result r = Cli.run("distance", "--vcf", vcf.toString(), "--out", out);
+        assertEquals(0, r.rc(), r.toString());
+        // a 0/1, b 1/1: one het-hom pair, IBS1
+        assertEquals("a\tb\t1\t0\t1\t0\t0\t1\t0", Files.readAllLines(Path.of(out + ".counts.tsv")).get(1));
+        String[][] bad = {
+            {"1\t1\t.\tA\tG\t.\t.\t.\tGT\t0/1\n", "line 3: 10 columns, the header has 11"},
+            {"1\t1\t.\tA\tG,T\t.\t.\t.\tGT\t0/1\t0/2\n", "line 3: multi-allelic"},
+            {"1\t1\t.\tA\tG\t.\t.\t.\tGT\t0/1\t0/x\n", "line 3, sample b: GT '0/x'"},
+            {"1\t1\t.\tA\tG\t.\t.\t.\tDP\t3\t4\n", "line 3: FORMAT DP has no GT"},
+        };
+        for (String[] c : bad) {
+            Files.writeString(vcf, head + c[0]);
+            r = Cli.run("distance", "--vcf", vcf.toString(), "--out", dir.resolve("bad").toString());
+            assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
+            assertTrue(r.err().contains(vcf + " " + c[1]), r.err());
+            assertFalse(Files.exists(Path.of(dir.resolve("bad") + ".id")));
+        }
+        Files.writeString(vcf, "#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\n");
+        r = Cli.run("distance", "--vcf", vcf.toString(), "--out", out);
+        assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
+        assertTrue(r.err().contains("names no samples"), r.err());
+        assertEquals(ExitCodes.BAD_INPUT, Cli.run("distance", "--vcf", vcf.toString(), "--bfile", "x", "--out", out).rc());
+    }
+
+    @Test
     void helpNamesTheOutputs() {
         Cli.Result r = Cli.run("distance", "--help");
         assertEquals(0, r.rc(), r.toString());
