@@ -145,24 +145,28 @@ std::vector<KernelCase> kernels()
 }
 
 // Each kernel, called directly on planes, against the reference: sizes that are not a
-// multiple of 4 samples or 64/256/512 variants, more variants than one block, every layout
-// flag, and a tile that starts off the planes' first sample.
+// multiple of 4 samples or 64/256/512 variants, more variants than one block, both layouts
+// (rectangle, upper triangle), and planes that start off sample 0.
 TEST(DistanceKernels, EveryIsaMatchesReferenceOnOddSizes)
 {
     const uint64_t seed = dpa_test::test_seed();
     SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
     std::mt19937_64 rng(seed);
     const unsigned have = dpa_cpu_supported_isas();
-    const int32_t ns[] = { 1, 2, 3, 5, 13, 37 };
-    const int64_t ms[] = { 0, 1, 63, 64, 65, 257, 1000, 9001 };
+    // every sample count with the small variant counts; then more variants than one block of
+    // each kernel (AVX2 4,096, AVX-512 8,192, scalar 16,384) on fewer samples
+    std::vector<std::pair<int32_t, int64_t>> shapes;
+    for (int32_t n : { 1, 2, 3, 5, 13, 37 })
+        for (int64_t m : { 0, 1, 63, 64, 65, 257, 1000 }) shapes.emplace_back(n, m);
+    shapes.emplace_back(13, 9001);
+    shapes.emplace_back(6, 17000);
     for (const KernelCase &k : kernels()) {
         if (!(have & DPA_ISA_BIT(k.isa)) || !k.runnable) {
             std::printf("[ SKIPPED ] distance kernel %s: this CPU lacks it\n", k.name);
             continue;
         }
         SCOPED_TRACE(k.name);
-        for (int32_t n : ns)
-            for (int64_t m : ms)
+        for (const auto &[n, m] : shapes)
                 for (int with_use = 0; with_use < 2; with_use++) {
                     Bed b = random_bed(rng, n, m, 0.1);
                     const dpa_genotype_batch view = b.view(with_use);
