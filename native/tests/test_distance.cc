@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <random>
 #include <vector>
 
@@ -307,6 +309,69 @@ TEST(DistanceErrors, EveryBadArgumentIsNamed)
     std::memset(out, 0xff, sizeof out);
     EXPECT_EQ(call(b, nullptr, nullptr, 70), DPA_OK) << dpa_last_error();
     for (int k = 0; k < 70; k++) ASSERT_EQ(out[k], 0u);
+    dpa_context_destroy(ctx);
+}
+
+}  // namespace
+
+namespace {
+
+// `bytes` of memory that end where a PROT_NONE page begins, so one byte read or written past
+// the end faults (libdeflate's guarded buffers).
+struct Guarded {
+    void *map = nullptr;
+    size_t len = 0;
+    uint8_t *data = nullptr;
+    explicit Guarded(size_t bytes)
+    {
+        const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+        const size_t body = (bytes + page - 1) / page * page;
+        len = body + page;
+        map = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (map == MAP_FAILED) {
+            map = nullptr;
+            return;
+        }
+        mprotect(static_cast<uint8_t *>(map) + body, page, PROT_NONE);
+        data = static_cast<uint8_t *>(map) + body - bytes;
+    }
+    ~Guarded()
+    {
+        if (map) munmap(map, len);
+    }
+};
+
+// The caller's genotypes, use flags and output each end at a guard page: the engine reads and
+// writes exactly what the layout says, for the triangle and for a tile touching the last sample.
+TEST(DistanceGuard, CallerBuffersEndAtAGuardPage)
+{
+    std::mt19937_64 rng(dpa_test::test_seed());
+    dpa_context *ctx = nullptr;
+    ASSERT_EQ(dpa_context_create(nullptr, &ctx), DPA_OK);
+    for (int32_t n : { 1, 5, 30, 65 }) {
+        const int64_t m = 333;
+        Bed src = random_bed(rng, n, m, 0.1);
+        Guarded g(src.rows.size()), u(static_cast<size_t>(m));
+        ASSERT_TRUE(g.data && u.data);
+        std::memcpy(g.data, src.rows.data(), src.rows.size());
+        std::memcpy(u.data, src.use.data(), static_cast<size_t>(m));
+        const dpa_genotype_batch b = { n, m, (n + 3) / 4, g.data, u.data };
+        const dpa_distance_tile tiles[] = { { 0, n, 0, n }, { n / 2, n, n - 1, n } };
+        for (int t = -1; t < 2; t++) {
+            const dpa_distance_tile *tp = t < 0 ? nullptr : &tiles[t];
+            int64_t pairs = 0;
+            ASSERT_EQ(dpa_distance_pair_count(&b, tp, &pairs), DPA_OK);
+            if (pairs == 0) continue;
+            Guarded o(static_cast<size_t>(pairs) * 7 * sizeof(uint32_t));
+            uint32_t *out = reinterpret_cast<uint32_t *>(o.data);
+            ASSERT_EQ(dpa_distance_counts(ctx, &b, tp, nullptr, out, pairs * 7, nullptr), DPA_OK)
+                << dpa_last_error();
+            const int32_t r = tp ? tp->row1 - 1 : n - 2, c = tp ? tp->col1 - 1 : n - 1;
+            Counts last;
+            std::memcpy(last.data(), out + (pairs - 1) * 7, 28);
+            EXPECT_EQ(last, ref(b, r, c)) << "n=" << n << " tile " << t;
+        }
+    }
     dpa_context_destroy(ctx);
 }
 
