@@ -43,9 +43,17 @@ static inline int64_t dpa_dist_words(int64_t used)
 }
 
 /* Builds the planes of samples [first, first + count) from the batch's used variants
- * (variants_used of them). DPA_ERR_OUT_OF_MEMORY; free with dpa_dist_planes_free. */
+ * (variants_used of them): dpa_dist_planes_alloc, then dpa_dist_planes_fill of every sample.
+ * DPA_ERR_OUT_OF_MEMORY; free with dpa_dist_planes_free. */
 dpa_status dpa_dist_planes_build(const dpa_genotype_batch *b, int64_t variants_used,
                                  int32_t first, int32_t count, dpa_dist_planes *out);
+/* Allocates (uninitialised) planes for samples [first, first + count). */
+dpa_status dpa_dist_planes_alloc(int64_t variants_used, int32_t first, int32_t count,
+                                 dpa_dist_planes *out);
+/* Fills the planes of samples [s0, s1) (within the allocated ones), padding words included.
+ * Ranges whose bounds are multiples of 4 (or the planes' ends) may be filled concurrently. */
+void dpa_dist_planes_fill(const dpa_genotype_batch *b, int64_t variants_used,
+                          dpa_dist_planes *p, int32_t s0, int32_t s1);
 void dpa_dist_planes_free(dpa_dist_planes *p);
 
 typedef void (*dpa_dist_kernel_fn)(const dpa_dist_planes *p, int32_t r0, int32_t r1,

@@ -1,6 +1,8 @@
 /*
  * distance_planes.c — transposes the used variants of SNP-major .bed rows into per-sample
- * bit planes (distance.h), 64 used variants (one plane word) at a time. For each .bed byte
+ * bit planes (distance.h), 64 used variants (one plane word) at a time; any range of samples
+ * on its own, so the engine fills the planes in parallel (ranges aligned to 4 samples never
+ * share a .bed byte column or a plane word). For each .bed byte
  * column (4 samples) the 64 rows' bytes are read down the column and the 12 words (4 samples x
  * 3 planes) built in registers through a 256-entry table of each byte's plane bits, so a
  * genotype costs a few register operations and no branch (a branch per genotype on random
@@ -33,8 +35,7 @@ void dpa_dist_planes_free(dpa_dist_planes *p)
     memset(p, 0, sizeof *p);
 }
 
-dpa_status dpa_dist_planes_build(const dpa_genotype_batch *b, int64_t used, int32_t first,
-                                 int32_t count, dpa_dist_planes *p)
+dpa_status dpa_dist_planes_alloc(int64_t used, int32_t first, int32_t count, dpa_dist_planes *p)
 {
     memset(p, 0, sizeof *p);
     p->first = first;
@@ -46,14 +47,20 @@ dpa_status dpa_dist_planes_build(const dpa_genotype_batch *b, int64_t used, int3
     if (bytes && !p->bits)
         return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "distance: out of memory for the bit planes of "
                         "%d samples x %lld variants", count, (long long)used);
-    if (bytes) memset(p->bits, 0, bytes);
+    return DPA_OK;
+}
+
+void dpa_dist_planes_fill(const dpa_genotype_batch *b, int64_t used, dpa_dist_planes *p,
+                          int32_t s0, int32_t s1)
+{
     uint16_t table[256];
     for (unsigned x = 0; x < 256; x++) table[x] = byte_planes(x);
     const int64_t W = p->words;
-    const int32_t g0 = first / 4, g1 = (first + count + 3) / 4; /* byte columns touched */
+    const int32_t first = p->first, count = p->count;
+    const int32_t g0 = s0 / 4, g1 = (s1 + 3) / 4; /* byte columns touched */
     const uint8_t *rows[64];
-    int64_t v = 0;
-    for (int64_t word = 0; word * 64 < used; word++) {
+    int64_t v = 0, word = 0;
+    for (; word * 64 < used; word++) {
         int nrows = 0;
         for (; nrows < 64 && v < b->num_variants; v++)
             if (!b->variant_use || b->variant_use[v]) rows[nrows++] = b->genotypes + v * b->row_bytes;
@@ -68,12 +75,27 @@ dpa_status dpa_dist_planes_build(const dpa_genotype_batch *b, int64_t used, int3
                 }
             }
             for (int k = 0; k < 4; k++) {
-                const int32_t s = g * 4 + k - first;
-                if (s < 0 || s >= count) continue;
+                const int32_t sample = g * 4 + k;
+                if (sample < s0 || sample >= s1) continue;
+                const int32_t s = sample - first;
                 for (int q = 0; q < DPA_DIST_PLANES; q++)
                     p->bits[((size_t)s * DPA_DIST_PLANES + (size_t)q) * (size_t)W + (size_t)word] = acc[k][q];
             }
         }
     }
+    /* the padding words, so a plane never holds stale memory */
+    for (int32_t sample = s0; sample < s1; sample++)
+        for (int q = 0; q < DPA_DIST_PLANES; q++)
+            for (int64_t w = word; w < W; w++)
+                p->bits[((size_t)(sample - first) * DPA_DIST_PLANES + (size_t)q) * (size_t)W + (size_t)w] = 0;
+    (void)count;
+}
+
+dpa_status dpa_dist_planes_build(const dpa_genotype_batch *b, int64_t used, int32_t first,
+                                 int32_t count, dpa_dist_planes *p)
+{
+    dpa_status st = dpa_dist_planes_alloc(used, first, count, p);
+    if (st) return st;
+    dpa_dist_planes_fill(b, used, p, first, first + count);
     return DPA_OK;
 }
