@@ -251,7 +251,9 @@ DPA_API dpa_status dpa_distance_counts(dpa_context *ctx, const dpa_genotype_batc
     dpa_status st = check_params(params);
     if (st || (st = dpa_dist_check_batch(batch, &used)) || (st = dpa_dist_check_tile(batch, tile)))
         return st;
-    dpa_distance_pair_count(batch, tile, &pairs);
+    /* the batch and tile passed: the count without validating them a second time */
+    pairs = tile ? (int64_t)(tile->row1 - tile->row0) * (tile->col1 - tile->col0)
+                 : (int64_t)batch->num_samples * (batch->num_samples - 1) / 2;
     if (pairs > 0 && !out) return dpa_fail(DPA_ERR_NULL_ARG, "dpa_distance_counts: out is NULL");
     if (out_len < pairs * DPA_DISTANCE_COUNTS)
         return dpa_fail(DPA_ERR_INVALID_ARG, "dpa_distance_counts: out_len = %lld, the call "
