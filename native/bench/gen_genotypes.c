@@ -2,20 +2,21 @@
  * gen_genotypes.c — writes a seeded PLINK 1 fileset (io/bed_gen.h) for the distance tests,
  * the PLINK comparison and the benchmark:
  *
- *   dpa_gen_genotypes SAMPLES VARIANTS SEED PREFIX
+ *   dpa_gen_genotypes SAMPLES VARIANTS SEED PREFIX [vcf]
  *
- * prints "PREFIX: N samples, M variants (A autosomal)" on success; exit 2 on bad arguments.
+ * (with "vcf", PREFIX.vcf too: the same genotypes, plain text; bgzip it for a .vcf.gz) prints "PREFIX: N samples, M variants (A autosomal)" on success; exit 2 on bad arguments.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dpaccel.h"
 #include "io/bed_gen.h"
 
 int main(int argc, char **argv)
 {
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s SAMPLES VARIANTS SEED PREFIX\n", argv[0]);
+    if (argc != 5 && !(argc == 6 && strcmp(argv[5], "vcf") == 0)) {
+        fprintf(stderr, "usage: %s SAMPLES VARIANTS SEED PREFIX [vcf]\n", argv[0]);
         return 2;
     }
     const long n = strtol(argv[1], NULL, 10);
@@ -28,6 +29,7 @@ int main(int argc, char **argv)
     dpa_bed_data d;
     dpa_status st = dpa_bed_generate((int32_t)n, m, seed, &d);
     if (!st) st = dpa_bed_write(&d, argv[4]);
+    if (!st && argc == 6) st = dpa_bed_write_vcf(&d, argv[4]);
     if (st) {
         fprintf(stderr, "%s: %s\n", argv[0], dpa_last_error());
         dpa_bed_free(&d);

@@ -278,6 +278,36 @@ dpa_status dpa_bed_write(const dpa_bed_data *d, const char *prefix)
     return st;
 }
 
+dpa_status dpa_bed_write_vcf(const dpa_bed_data *d, const char *prefix)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s.vcf", prefix);
+    FILE *f = fopen(path, "w");
+    if (!f) return dpa_fail(DPA_ERR_INVALID_ARG, "bed_gen: cannot write %s", path);
+    static const char *const gt[4] = { "1/1", "./.", "0/1", "0/0" }; /* by .bed code */
+    int ok = fprintf(f, "##fileformat=VCFv4.2\n##source=dpa_gen_genotypes\n"
+                        "##FORMAT=<ID=GT,Number=1,Type=String,Description=\"Genotype\">\n"
+                        "#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT") > 0;
+    for (int32_t k = 0; k < d->num_samples && ok; k++) ok = fprintf(f, "\ts%d", k) > 0;
+    ok = ok && fputc('\n', f) != EOF;
+    int64_t pos = 0;
+    for (int64_t v = 0; v < d->num_variants && ok; v++) {
+        pos = (v > 0 && d->chrom[v] == d->chrom[v - 1]) ? pos + 100 : 1;
+        const int c = d->chrom[v];
+        char chrom[4];
+        snprintf(chrom, sizeof chrom, "%s", c == 23 ? "X" : c == 24 ? "Y" : c == 26 ? "MT" : "");
+        if (!chrom[0]) snprintf(chrom, sizeof chrom, "%d", c);
+        ok = fprintf(f, "%s\t%lld\tv%lld\tG\tA\t.\t.\t.\tGT", chrom, (long long)pos,
+                     (long long)v) > 0;
+        const uint8_t *row = d->genotypes + v * d->row_bytes;
+        for (int32_t k = 0; k < d->num_samples && ok; k++)
+            ok = fprintf(f, "\t%s", gt[(row[k / 4] >> (2 * (k % 4))) & 3]) > 0;
+        ok = ok && fputc('\n', f) != EOF;
+    }
+    if (fclose(f) != 0) ok = 0;
+    return ok ? DPA_OK : dpa_fail(DPA_ERR_INVALID_ARG, "bed_gen: writing %s failed", path);
+}
+
 void dpa_bed_free(dpa_bed_data *d)
 {
     if (!d) return;

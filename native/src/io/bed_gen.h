@@ -39,6 +39,10 @@ dpa_status dpa_bed_generate(int32_t num_samples, int64_t num_variants, uint64_t 
 /* Writes PREFIX.bed, PREFIX.bim and PREFIX.fam (FID famK, IID sK, no parents, sex unknown,
  * phenotype -9: relatives are only in the genotypes, as in a cohort before QC). DPA_ERR_INVALID_ARG naming the file when it cannot be written. */
 dpa_status dpa_bed_write(const dpa_bed_data *data, const char *prefix);
+/* Writes the same genotypes as PREFIX.vcf (VCFv4.2, plain text: bgzip it for a .vcf.gz): REF
+ * = A2 (G), ALT = A1 (A), so GT counts A1 alleles (.bed 00 -> 1/1, 10 -> 0/1, 11 -> 0/0, 01 ->
+ * ./.); every call diploid, chromosomes 23/24/26 written X/Y/MT; sample IDs sK. */
+dpa_status dpa_bed_write_vcf(const dpa_bed_data *data, const char *prefix);
 void dpa_bed_free(dpa_bed_data *data);
 
 #endif
