@@ -56,10 +56,11 @@ static void planes_costs(const void *arg, int64_t n, int64_t *cost)
     for (int64_t i = 0; i < n; i++) cost[i] = PLANE_SAMPLES * (j->used / 64 + 1);
 }
 
+/* cost = samples x plane words; ~0.44 s for 2,000 x 1,516 words on one thread here */
 static double planes_cpu_seconds(int64_t cost, int64_t n, int32_t threads, dpa_isa isa)
 {
     (void)n, (void)isa;
-    return (double)cost * 64 / (0.5e9 * (threads > 0 ? threads : 1));
+    return (double)cost / (7e6 * (threads > 0 ? threads : 1));
 }
 
 static dpa_status planes_cpu(void *arg, int64_t first, int64_t count, int64_t *unused)
