@@ -277,6 +277,97 @@ DPA_API dpa_status dpa_sw_compute(dpa_context *ctx, const dpa_sw_batch *batch,
                                   const dpa_sw_params *params, const dpa_sw_output *output,
                                   dpa_sw_stats *stats);
 
+/* ------------------------------------------------------------------------------------
+ * All-pairs genotype distance counts (PLINK 1.9 --genome / --distance flat-missing and
+ * PLINK 2 --make-king counts; see docs/distance.md)
+ *
+ * Input: a PLINK 1 .bed body in SNP-major order, taken as is: num_variants rows of
+ * row_bytes = (num_samples + 3) / 4 bytes (no magic), sample k of a row in bits
+ * 2*(k%4)..2*(k%4)+1 of byte k/4 with PLINK's codes 00 hom A1, 01 missing, 10 het, 11 hom A2;
+ * the unused bits of a row's last byte are ignored. variant_use (optional) selects the
+ * variants that count (1 = use, 0 = skip; any other byte is DPA_ERR_INVALID_ARG): the
+ * caller passes the .bed buffer untouched and marks the non-autosomal variants 0, as PLINK
+ * skips them; NULL = every variant.
+ *
+ * For a pair (i, j) over the used variants called in both ("flat-missing"): NSNP called in
+ * both; IBS0 opposite homozygotes; IBS1 one het, one hom; IBS2 identical (IBS0 + IBS1 +
+ * IBS2 = NSNP); HETHET both het; HET1_HOM2 i het, j hom; HET2_HOM1 j het, i hom. Written as
+ * 7 uint32 per pair in that order (DPA_DISTANCE_COUNTS).
+ *
+ * Which pairs (tile): NULL = the whole triangle, pairs i < j with i outer: pair (i, j) at
+ * index i*N - i*(i+1)/2 + (j - i - 1), N(N-1)/2 pairs. A tile {row0, row1, col0, col1} is the
+ * rectangle of rows [row0, row1) x columns [col0, col1), row-major: pair (r, c) at
+ * (r - row0) * (col1 - col0) + (c - col0), with i = r and j = c (so HET1_HOM2 is "row het,
+ * column hom"); rows and columns may overlap (r == c gives a sample's own counts), so a
+ * caller splitting a triangle (Spark, several hosts) asks for the tiles on and above the
+ * diagonal and keeps r < c.
+ *
+ * Limits: num_samples in [1, DPA_DISTANCE_MAX_SAMPLES]; num_variants in
+ * [0, DPA_DISTANCE_MAX_VARIANTS] (counts are uint32); the output must hold
+ * dpa_distance_pair_count() * DPA_DISTANCE_COUNTS uint32.
+ * ------------------------------------------------------------------------------------ */
+
+#define DPA_DISTANCE_COUNTS 7
+#define DPA_DISTANCE_MAX_SAMPLES (1 << 24)
+#define DPA_DISTANCE_MAX_VARIANTS ((int64_t)UINT32_MAX)
+
+/* Index of each count within a pair's 7. */
+enum {
+    DPA_DISTANCE_NSNP = 0,
+    DPA_DISTANCE_IBS0 = 1,
+    DPA_DISTANCE_IBS1 = 2,
+    DPA_DISTANCE_IBS2 = 3,
+    DPA_DISTANCE_HETHET = 4,
+    DPA_DISTANCE_HET1_HOM2 = 5,
+    DPA_DISTANCE_HET2_HOM1 = 6
+};
+
+typedef struct dpa_genotype_batch {
+    int32_t num_samples;
+    int64_t num_variants;
+    int64_t row_bytes;            /* must be (num_samples + 3) / 4 */
+    const uint8_t *genotypes;     /* num_variants * row_bytes bytes, .bed SNP-major rows */
+    const uint8_t *variant_use;   /* num_variants flags (1 use, 0 skip); NULL = all */
+} dpa_genotype_batch;
+
+typedef struct dpa_distance_tile {
+    int32_t row0, row1;           /* rows [row0, row1) */
+    int32_t col0, col1;           /* columns [col0, col1) */
+} dpa_distance_tile;
+
+typedef struct dpa_distance_params {
+    int32_t backend;     /* dpa_backend for this call; -1 = the context's. No GPU kernel yet:
+                            GPU fails with DPA_ERR_NO_DEVICE naming why; AUTO/HYBRID run on the
+                            CPU. Counts are identical on every backend and ISA. */
+    int32_t block;       /* samples per side of a scheduler task (a square of pairs); 0 =
+                            default (64); 8..4096 */
+} dpa_distance_params;
+
+typedef struct dpa_distance_stats {
+    int64_t pairs;             /* pairs written */
+    int64_t variants_used;     /* variants counted (variant_use 1) */
+    int64_t variants_skipped;  /* variants with variant_use 0 */
+    int64_t pair_variants;     /* pairs x variants_used */
+    int32_t isa;               /* dpa_isa of the CPU kernel */
+    int64_t gpu_pairs;         /* pairs counted on a GPU (0 for now) */
+} dpa_distance_stats;
+
+/* backend -1, block 0. */
+DPA_API void dpa_distance_params_init(dpa_distance_params *params);
+/* Checks every field of the batch (and the tile when not NULL); the message names the first
+ * offending field, index and limit. */
+DPA_API dpa_status dpa_distance_validate(const dpa_genotype_batch *batch,
+                                         const dpa_distance_tile *tile);
+/* Pairs the call writes for this batch and tile (tile NULL = the triangle). */
+DPA_API dpa_status dpa_distance_pair_count(const dpa_genotype_batch *batch,
+                                           const dpa_distance_tile *tile, int64_t *out);
+/* out holds out_len uint32, at least pair_count * DPA_DISTANCE_COUNTS. tile, params and
+ * stats may be NULL (the triangle / defaults / not wanted). */
+DPA_API dpa_status dpa_distance_counts(dpa_context *ctx, const dpa_genotype_batch *batch,
+                                       const dpa_distance_tile *tile,
+                                       const dpa_distance_params *params, uint32_t *out,
+                                       int64_t out_len, dpa_distance_stats *stats);
+
 #ifdef __cplusplus
 }
 #endif

@@ -37,3 +37,16 @@ double dpa_cost_sw_gpu_seconds(int64_t cells, int64_t pairs, int32_t devices)
 {
     return 300e-6 + (double)pairs * 0.2e-6 + (double)cells / (0.5e12 * (devices > 0 ? devices : 1));
 }
+
+/* pair-words (64 pair-SNPs) per second per thread on the 2-core dev VM (docs/distance.md:
+ * ~60-75, ~35 and ~3 G pair-SNPs/s; AVX-512 without VPOPCNTQ runs at the AVX2 rate) */
+double dpa_cost_distance_cpu_seconds(int64_t pair_words, int32_t threads, dpa_isa isa)
+{
+    const double rate = isa == DPA_ISA_AVX512 ? 0.9e9 : isa == DPA_ISA_AVX2 ? 0.55e9 : 0.05e9;
+    return (double)pair_words / (rate * (threads > 0 ? threads : 1));
+}
+
+double dpa_cost_distance_gpu_seconds(int64_t pair_words, int64_t tiles, int32_t devices)
+{
+    return 100e-6 + (double)tiles * 1e-6 + (double)pair_words / (10e12 * (devices > 0 ? devices : 1));
+}

@@ -18,4 +18,9 @@ double dpa_cost_gpu_seconds(int64_t cells, int64_t pairs, int32_t devices);
 double dpa_cost_sw_cpu_seconds(int64_t cells, int32_t threads, dpa_isa isa);
 double dpa_cost_sw_gpu_seconds(int64_t cells, int64_t pairs, int32_t devices);
 
+/* Genotype distance (docs/distance.md): cost = pairs x 64-variant plane words. No CUDA kernel
+ * yet, so the GPU figure only has to exist (the scheduler never asks without an entry). */
+double dpa_cost_distance_cpu_seconds(int64_t pair_words, int32_t threads, dpa_isa isa);
+double dpa_cost_distance_gpu_seconds(int64_t pair_words, int64_t tiles, int32_t devices);
+
 #endif

@@ -187,6 +187,33 @@ public final class NativeContext implements AutoCloseable {
     }
 
     /**
+     * Genotype distance counts (see {@code GenotypeDistance} for the layouts).
+     *
+     * @param samples samples per .bed row
+     * @param variants .bed rows
+     * @param genotypes the rows, {@code (samples + 3) / 4} bytes each
+     * @param use one 0/1 byte per variant, or null for all
+     * @param tile {row0, row1, col0, col1}, or null for the triangle
+     * @param backend {@code dpa_backend} code, -1 for the context's
+     * @param block samples per side of a task, 0 for the default
+     * @param out 7 counts per pair (uint32 bits)
+     * @param stats filled with pairs, variants used, variants skipped, pair-variants, ISA code, GPU pairs
+     * @throws IllegalStateException if the context is closed
+     */
+    public void distanceCounts(int samples, int variants, byte[] genotypes, byte[] use, int[] tile, int backend,
+        int block, int[] out, long[] stats) {
+        Objects.requireNonNull(genotypes, "genotypes");
+        Objects.requireNonNull(out, "out");
+        Objects.requireNonNull(stats, "stats");
+        long h = enter();
+        try {
+            Natives.distanceCounts(h, samples, variants, genotypes, use, tile, backend, block, out, stats);
+        } finally {
+            exit();
+        }
+    }
+
+    /**
      * Whether {@link #close()} has run.
      *
      * @return true once closed

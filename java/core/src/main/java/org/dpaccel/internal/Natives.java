@@ -51,6 +51,15 @@ final class Natives {
         int[] altLengths, int[] params, byte[] cigars, int[] cigarLengths, int[] alignmentOffsets,
         long[] stats);
 
+    /*
+     * Genotype distance counts: genotypes = .bed SNP-major rows ((samples + 3) / 4 bytes each),
+     * use = one 0/1 byte per variant or null (all), tile = {row0, row1, col0, col1} or null (the
+     * triangle); out = 7 uint32 (as int) per pair; stats: pairs, variantsUsed, variantsSkipped,
+     * pairVariants, isa, gpuPairs.
+     */
+    static native void distanceCounts(long handle, int samples, int variants, byte[] genotypes,
+        byte[] use, int[] tile, int backend, int block, int[] out, long[] stats);
+
     /* Called from native code, on the calling Java thread, with library log messages. */
     static void log(int level, String message) {
         Level l = level >= 3 ? Level.ERROR : level == 2 ? Level.WARNING : level == 1 ? Level.INFO : Level.DEBUG;

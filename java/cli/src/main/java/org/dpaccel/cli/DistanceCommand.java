@@ -1,0 +1,204 @@
+package org.dpaccel.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+import org.dpaccel.Config;
+import org.dpaccel.DpaContext;
+import org.dpaccel.distance.DistanceCounts;
+import org.dpaccel.distance.DistanceMetric;
+import org.dpaccel.distance.GenotypeBatch;
+import org.dpaccel.distance.GenotypeDistance;
+
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code dpaccel distance (--bfile PREFIX | --vcf FILE) --out OUT}: all-pairs genotype distance counts and
+ * metrics with PLINK's flat-missing semantics (docs/distance.md). Every output file is written
+ * under a temporary name and renamed only when all of them are complete.
+ */
+@Command(name = "distance", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
+    description = {"All-pairs genotype distance of a PLINK 1 fileset or a VCF (PLINK 1.9 --distance/--genome flat-missing, "
+        + "PLINK 2 --make-king counts). Non-autosomal variants are skipped and counted.",
+        "Writes OUT.id (FID<TAB>IID per sample), OUT.counts.tsv with --counts (#IID1 IID2 NSNP IBS0 IBS1 IBS2 "
+            + "HETHET HET1_HOM2 HET2_HOM1, pairs i<j, i outer) and OUT.<metric>.tsv per --metric (square, "
+            + "sample order). Without --counts and --metric, --counts is implied."})
+final class DistanceCommand implements Callable<Integer> {
+    @ParentCommand
+    DpaccelCommand top;
+
+    @Mixin
+    CommonOptions common;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Input input;
+
+    static final class Input {
+        @Option(names = "--bfile", paramLabel = "PREFIX",
+            description = "PLINK 1 binary fileset PREFIX.bed/.bim/.fam (SNP-major .bed)")
+        String bfile;
+
+        @Option(names = "--vcf", paramLabel = "FILE",
+            description = "VCF, plain or gzip/bgzip (GT only; biallelic records; FID = IID in OUT.id)")
+        Path vcf;
+    }
+
+    @Option(names = "--out", paramLabel = "OUT", required = true, description = "output prefix")
+    String out;
+
+    @Option(names = "--counts", description = "write OUT.counts.tsv")
+    boolean counts;
+
+    @Option(names = "--metric", paramLabel = "ibs|1-ibs|allele-ct|king|differ",
+        description = "write OUT.<metric>.tsv (repeatable)")
+    List<String> metrics = new ArrayList<>();
+
+    @Option(names = "--precision", paramLabel = "roundtrip|plink", defaultValue = "roundtrip",
+        description = "metric text: roundtrip = %.17g (default), plink = %g (PLINK's bytes)")
+    String precision;
+
+    @Option(names = "--tile", paramLabel = "N", defaultValue = "0",
+        description = "samples per side of a scheduler task, 8..4096 (default: 64)")
+    int tile;
+
+    @Override
+    public Integer call() throws IOException {
+        Integer child = Devices.restartIfNeeded(common, top);
+        if (child != null) {
+            return child;
+        }
+        Config config = common.config(); // option errors before any file is read
+        common.quietLogs();
+        if (common.output != null) {
+            throw new ParameterException(common.spec.commandLine(), "-o does not apply: use --out PREFIX");
+        }
+        if (!precision.equals("roundtrip") && !precision.equals("plink")) {
+            throw new ParameterException(common.spec.commandLine(), "--precision " + precision
+                + ": must be roundtrip or plink");
+        }
+        if (tile != 0 && (tile < 8 || tile > 4096)) {
+            throw new ParameterException(common.spec.commandLine(), "--tile " + tile + ": must be 8..4096");
+        }
+        Set<DistanceMetric> wanted = new LinkedHashSet<>();
+        for (String m : metrics) {
+            try {
+                wanted.add(DistanceMetric.parse(m));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(common.spec.commandLine(), "--metric " + e.getMessage());
+            }
+        }
+        boolean writeCounts = counts || wanted.isEmpty();
+        int digits = precision.equals("plink") ? 6 : 17;
+
+        GenotypeBatch batch;
+        List<String> fids, iids;
+        String source;
+        if (input.bfile != null) {
+            BedFileset f = BedFileset.read(input.bfile);
+            batch = f.batch;
+            fids = f.fids;
+            iids = f.iids;
+            source = input.bfile + ".fam";
+        } else {
+            VcfGenotypes v = VcfGenotypes.read(input.vcf);
+            batch = v.batch;
+            fids = v.iids;
+            iids = v.iids;
+            source = input.vcf.toString();
+        }
+        int n = iids.size();
+        long pairs = (long) n * (n - 1) / 2;
+        if (!wanted.isEmpty() && (long) n * n > Integer.MAX_VALUE) {
+            throw new BadInputException(source + ": " + n + " samples; square matrices are limited to 46340");
+        }
+        DistanceCounts c;
+        try (DpaContext ctx = DpaContext.create(config)) {
+            c = GenotypeDistance.counts(ctx, batch, null, common.backend, tile);
+        }
+        if (!common.quiet) {
+            top.err.println("distance: " + n + " samples, " + c.variantsUsed() + " variants used, "
+                + c.variantsSkipped() + " non-autosomal skipped, " + pairs + " pairs (" + c.isa() + ")");
+        }
+        List<OutputFile> files = new ArrayList<>();
+        try {
+            OutputFile id = open(files, out + ".id");
+            for (int k = 0; k < n; k++) {
+                id.stream().print(fids.get(k) + "\t" + iids.get(k) + "\n");
+            }
+            if (writeCounts) {
+                writeCounts(open(files, out + ".counts.tsv").stream(), iids, c, n);
+            }
+            for (DistanceMetric m : wanted) {
+                writeSquare(open(files, out + "." + m.label() + ".tsv").stream(), m, c, n, digits);
+            }
+            for (OutputFile o : files) {
+                o.commit();
+            }
+        } finally {
+            for (OutputFile o : files) {
+                o.close();
+            }
+        }
+        return ExitCodes.OK;
+    }
+
+    private static OutputFile open(List<OutputFile> files, String name) throws IOException {
+        Path p = Path.of(name);
+        if (p.toAbsolutePath().getParent() != null && !Files.isDirectory(p.toAbsolutePath().getParent())) {
+            throw new BadInputException("--out " + name + ": directory " + p.toAbsolutePath().getParent()
+                + " does not exist");
+        }
+        OutputFile o = OutputFile.open(p, null);
+        files.add(o);
+        return o;
+    }
+
+    private static void writeCounts(PrintStream ps, List<String> iids, DistanceCounts c, int n) {
+        ps.print("#IID1\tIID2\tNSNP\tIBS0\tIBS1\tIBS2\tHETHET\tHET1_HOM2\tHET2_HOM1\n");
+        StringBuilder sb = new StringBuilder(256);
+        long pair = 0;
+        for (int i = 0; i < n; i++) {
+            for (int j = i + 1; j < n; j++, pair++) {
+                sb.setLength(0);
+                sb.append(iids.get(i)).append('\t').append(iids.get(j));
+                for (int k = 0; k < DistanceCounts.FIELDS; k++) {
+                    sb.append('\t').append(c.get(pair, k));
+                }
+                ps.append(sb).print('\n');
+            }
+        }
+    }
+
+    private static void writeSquare(PrintStream ps, DistanceMetric m, DistanceCounts c, int n, int digits) {
+        StringBuilder sb = new StringBuilder(16 * n);
+        String diagonal = CFormat.g(m.diagonal(), digits);
+        for (int i = 0; i < n; i++) {
+            sb.setLength(0);
+            for (int j = 0; j < n; j++) {
+                if (j > 0) {
+                    sb.append('\t');
+                }
+                if (i == j) {
+                    sb.append(diagonal);
+                } else {
+                    int a = Math.min(i, j), b = Math.max(i, j);
+                    // the triangle holds (a, b) with a het/hom first; every metric is symmetric
+                    sb.append(CFormat.g(m.value(c, DistanceCounts.triangleIndex(n, a, b), c.variantsUsed()), digits));
+                }
+            }
+            ps.append(sb).print('\n');
+        }
+    }
+}

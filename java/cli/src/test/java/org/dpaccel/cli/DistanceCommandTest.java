@@ -1,0 +1,294 @@
+package org.dpaccel.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code dpaccel distance}: counts against an independent count written here from the .bed
+ * codes, PLINK 1.9's matrices when plink1.9 is installed (skipped loudly otherwise), the
+ * %g formatter, and bad filesets (exit 2, the file named, nothing written).
+ */
+class DistanceCommandTest {
+    static final int N = 23;
+    static final int M = 700;
+
+    @TempDir
+    Path dir;
+
+    /** Random codes with 10% missing; the last 40 variants on X, Y and MT. */
+    private String write(Random rnd) throws IOException {
+        String prefix = dir.resolve("c").toString();
+        StringBuilder fam = new StringBuilder(), bim = new StringBuilder();
+        for (int k = 0; k < N; k++) {
+            fam.append("f").append(k).append(" s").append(k).append(" 0 0 0 -9\n");
+        }
+        int rb = (N + 3) / 4;
+        byte[] bed = new byte[3 + M * rb];
+        bed[0] = 0x6c;
+        bed[1] = 0x1b;
+        bed[2] = 0x01;
+        for (int v = 0; v < M; v++) {
+            String chrom = v < M - 40 ? String.valueOf(1 + v * 22 / (M - 40)) : v < M - 20 ? "X" : v < M - 10 ? "Y" : "MT";
+            bim.append(chrom).append("\tv").append(v).append("\t0\t").append(v + 1).append("\tA\tG\n");
+            double p = rnd.nextDouble();
+            for (int k = 0; k < N; k++) {
+                int code;
+                if (rnd.nextDouble() < 0.1) {
+                    code = 1;
+                } else {
+                    int a1 = (rnd.nextDouble() < p ? 1 : 0) + (rnd.nextDouble() < p ? 1 : 0);
+                    code = a1 == 2 ? 0 : a1 == 1 ? 2 : 3;
+                }
+                bed[3 + v * rb + k / 4] |= (byte) (code << (2 * (k % 4)));
+            }
+        }
+        Files.writeString(Path.of(prefix + ".fam"), fam);
+        Files.writeString(Path.of(prefix + ".bim"), bim);
+        Files.write(Path.of(prefix + ".bed"), bed);
+        return prefix;
+    }
+
+    /** The seven counts of (i, j), variant by variant, over the autosomal variants. */
+    private static long[] expected(byte[] bed, int i, int j) {
+        int rb = (N + 3) / 4;
+        long[] c = new long[7];
+        for (int v = 0; v < M - 40; v++) {
+            int x = (bed[3 + v * rb + i / 4] >> (2 * (i % 4))) & 3, y = (bed[3 + v * rb + j / 4] >> (2 * (j % 4))) & 3;
+            if (x == 1 || y == 1) {
+                continue;
+            }
+            c[0]++;
+            c[x == y ? 3 : (x == 2 || y == 2) ? 2 : 1]++;
+            c[4] += x == 2 && y == 2 ? 1 : 0;
+            c[5] += x == 2 && y != 2 ? 1 : 0;
+            c[6] += x != 2 && y == 2 ? 1 : 0;
+        }
+        return c;
+    }
+
+    @Test
+    void countsEqualAnIndependentCount() throws IOException {
+        String prefix = write(new Random(7));
+        String out = dir.resolve("o").toString();
+        Cli.Result r = Cli.run("distance", "--bfile", prefix, "--out", out, "--counts", "--tile", "8");
+        assertEquals(0, r.rc(), r.toString());
+        assertTrue(r.err().contains("40 non-autosomal skipped"), r.err());
+        List<String> lines = Files.readAllLines(Path.of(out + ".counts.tsv"));
+        assertEquals("#IID1\tIID2\tNSNP\tIBS0\tIBS1\tIBS2\tHETHET\tHET1_HOM2\tHET2_HOM1", lines.get(0));
+        assertEquals(N * (N - 1) / 2 + 1, lines.size());
+        byte[] bed = Files.readAllBytes(Path.of(prefix + ".bed"));
+        int row = 1;
+        for (int i = 0; i < N; i++) {
+            for (int j = i + 1; j < N; j++, row++) {
+                StringBuilder want = new StringBuilder("s" + i + "\ts" + j);
+                for (long x : expected(bed, i, j)) {
+                    want.append('\t').append(x);
+                }
+                assertEquals(want.toString(), lines.get(row));
+            }
+        }
+        assertEquals("f0\ts0", Files.readAllLines(Path.of(out + ".id")).get(0));
+    }
+
+    @Test
+    void plinkPrecisionMatricesEqualPlink19() throws IOException, InterruptedException {
+        boolean have = new ProcessBuilder("sh", "-c", "command -v plink1.9").start().waitFor() == 0;
+        if (!have) {
+            System.err.println("PLINK ORACLE NOT RUN: plink1.9 is not installed (apt-get install plink1.9)");
+        }
+        assumeTrue(have, "plink1.9 not installed");
+        String prefix = write(new Random(11));
+        String out = dir.resolve("o").toString();
+        Cli.Result r = Cli.run("distance", "--bfile", prefix, "--out", out, "--metric", "ibs", "--metric", "1-ibs",
+            "--metric", "allele-ct", "--precision", "plink", "-q");
+        assertEquals(0, r.rc(), r.toString());
+        Process p = new ProcessBuilder("plink1.9", "--bfile", prefix, "--distance", "square", "ibs", "1-ibs",
+            "allele-ct", "flat-missing", "--threads", "1", "--out", dir.resolve("p").toString())
+            .redirectErrorStream(true).redirectOutput(dir.resolve("plink.out").toFile()).start();
+        assertEquals(0, p.waitFor());
+        int ties = 0;
+        String[][] pairs = {{"ibs", "mibs"}, {"1-ibs", "mdist"}, {"allele-ct", "dist"}};
+        for (String[] pr : pairs) {
+            List<String> ours = Files.readAllLines(Path.of(out + "." + pr[0] + ".tsv"));
+            List<String> plink = Files.readAllLines(dir.resolve("p." + pr[1]));
+            assertEquals(plink.size(), ours.size());
+            for (int i = 0; i < ours.size(); i++) {
+                String[] a = ours.get(i).split("\t"), b = plink.get(i).split("\t");
+                assertEquals(b.length, a.length);
+                for (int j = 0; j < a.length; j++) {
+                    if (!a[j].equals(b[j])) {
+                        // only a 6th-digit rounding of an exact decimal tie may differ (issue 27)
+                        double x = Double.parseDouble(a[j]), y = Double.parseDouble(b[j]);
+                        assertTrue(Math.abs(x - y) <= 1.01e-5 * Math.abs(y), pr[0] + " " + i + "," + j + ": " + a[j]
+                            + " vs PLINK " + b[j]);
+                        ties++;
+                    }
+                }
+            }
+        }
+        assertTrue(ties <= 3, ties + " values differ in the last digit");
+        assertEquals(Files.readString(dir.resolve("p.mibs.id")), Files.readString(Path.of(out + ".id")));
+    }
+
+    @Test
+    void formatsLikeC() {
+        assertEquals("0.798062", CFormat.g(0.79806249, 6));
+        assertEquals("1", CFormat.g(1.0, 6));
+        assertEquals("0", CFormat.g(0.0, 6));
+        assertEquals("3795.12", CFormat.g(3795.12, 6));
+        assertEquals("-0.0283813", CFormat.g(-0.02838126, 6));
+        assertEquals("1.23457e+06", CFormat.g(1234567, 6));
+        assertEquals("1e-05", CFormat.g(0.00001, 6));
+        assertEquals("0.0001", CFormat.g(0.0001, 6));
+        assertEquals("0.10000000000000001", CFormat.g(0.1, 17));
+        assertEquals("nan", CFormat.g(Double.NaN, 6));
+        assertEquals("-1.5e-07", CFormat.g(-1.5e-7, 6));
+        assertEquals("100000", CFormat.g(100000, 6));
+        assertEquals("1e+06", CFormat.g(999999.6, 6));
+        assertEquals("0.5", CFormat.g(0.5, 17));
+    }
+
+    @Test
+    void fastPathEqualsExactPath() {
+        Random rnd = new Random(42);
+        for (int i = 0; i < 200_000; i++) {
+            double v;
+            switch (i % 4) {
+                case 0 -> v = rnd.nextDouble();
+                case 1 -> v = (rnd.nextInt(2_000_000) + 1) / (double) (rnd.nextInt(2_000_000) + 1);
+                case 2 -> v = rnd.nextGaussian() * Math.pow(10, rnd.nextInt(30) - 15);
+                default -> v = Math.round(rnd.nextDouble() * 1e7) / 1e7; // near ties at 6 digits
+            }
+            for (int p : new int[] {6, 10, 15}) {
+                assertEquals(CFormat.exact(v, p), CFormat.g(v, p), v + " at %." + p + "g");
+            }
+        }
+    }
+
+    @Test
+    void truncatedBedIsBadInputNamingBytesAndWritesNothing() throws IOException {
+        String prefix = write(new Random(3));
+        byte[] bed = Files.readAllBytes(Path.of(prefix + ".bed"));
+        Files.write(Path.of(prefix + ".bed"), java.util.Arrays.copyOf(bed, bed.length - 1));
+        String out = dir.resolve("o").toString();
+        Cli.Result r = Cli.run("distance", "--bfile", prefix, "--out", out, "--metric", "ibs");
+        assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
+        assertTrue(r.err().contains(prefix + ".bed") && r.err().contains((bed.length - 1) + " bytes, expected "
+            + bed.length), r.err());
+        assertFalse(Files.exists(Path.of(out + ".id")));
+        assertFalse(Files.exists(Path.of(out + ".ibs.tsv")));
+    }
+
+    @Test
+    void sampleMajorOrForeignMagicIsBadInput() throws IOException {
+        String prefix = write(new Random(4));
+        byte[] bed = Files.readAllBytes(Path.of(prefix + ".bed"));
+        bed[2] = 0;
+        Files.write(Path.of(prefix + ".bed"), bed);
+        Cli.Result r = Cli.run("distance", "--bfile", prefix, "--out", dir.resolve("o").toString());
+        assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
+        assertTrue(r.err().contains("sample-major"), r.err());
+        bed[0] = 0x41;
+        Files.write(Path.of(prefix + ".bed"), bed);
+        r = Cli.run("distance", "--bfile", prefix, "--out", dir.resolve("o").toString());
+        assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
+        assertTrue(r.err().contains("magic"), r.err());
+    }
+
+    @Test
+    void famThatDoesNotFitTheBedIsBadInput() throws IOException {
+        String prefix = write(new Random(5));
+        // two more samples need 7 bytes per row instead of 6 (one more would fit the padding, as in PLINK)
+        Files.writeString(Path.of(prefix + ".fam"), "x y 0 0 0 -9\nx z 0 0 0 -9\n", StandardCharsets.UTF_8,
+            java.nio.file.StandardOpenOption.APPEND);
+        Cli.Result r = Cli.run("distance", "--bfile", prefix, "--out", dir.resolve("o").toString());
+        assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
+        assertTrue(r.err().contains("25 samples from the .fam"), r.err());
+        Files.writeString(Path.of(prefix + ".fam"), "x y 0 0\n");
+        r = Cli.run("distance", "--bfile", prefix, "--out", dir.resolve("o").toString());
+        assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
+        assertTrue(r.err().contains(".fam line 1: 4 fields"), r.err());
+    }
+
+    @Test
+    void vcfFromPlinkGivesTheBfileCounts() throws IOException, InterruptedException {
+        boolean have = new ProcessBuilder("sh", "-c", "command -v plink1.9").start().waitFor() == 0;
+        if (!have) {
+            System.err.println("VCF CHECK NOT RUN: plink1.9 (which writes the VCF) is not installed");
+        }
+        assumeTrue(have, "plink1.9 not installed");
+        String prefix = write(new Random(13));
+        Process p = new ProcessBuilder("plink1.9", "--bfile", prefix, "--recode", "vcf-iid", "bgz", "--out",
+            dir.resolve("v").toString()).redirectErrorStream(true).redirectOutput(dir.resolve("v.out").toFile()).start();
+        assertEquals(0, p.waitFor());
+        String a = dir.resolve("a").toString(), b = dir.resolve("b").toString();
+        assertEquals(0, Cli.run("distance", "--bfile", prefix, "--out", a, "-q").rc());
+        Cli.Result r = Cli.run("distance", "--vcf", dir.resolve("v.vcf.gz").toString(), "--out", b, "--tile", "16");
+        assertEquals(0, r.rc(), r.toString());
+        assertTrue(r.err().contains("40 non-autosomal skipped"), r.err());
+        assertEquals(Files.readString(Path.of(a + ".counts.tsv")), Files.readString(Path.of(b + ".counts.tsv")));
+        assertEquals("s0\ts0", Files.readAllLines(Path.of(b + ".id")).get(0));
+    }
+
+    @Test
+    void badVcfRecordsNameTheLine() throws IOException {
+        String head = "##fileformat=VCFv4.2\n#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\ta\tb\n";
+        String good = "1\t1\t.\tA\tG\t.\t.\t.\tGT:DP\t0/1:3\t1|1:4\nX\t2\t.\tA\tG\t.\t.\t.\tGT\t1\t0\n";
+        Path vcf = dir.resolve("x.vcf");
+        String out = dir.resolve("o").toString();
+        Files.writeString(vcf, head + good);
+        Cli.Result r = Cli.run("distance", "--vcf", vcf.toString(), "--out", out);
+        assertEquals(0, r.rc(), r.toString());
+        // a 0/1, b 1/1: one het-hom pair, IBS1
+        assertEquals("a\tb\t1\t0\t1\t0\t0\t1\t0", Files.readAllLines(Path.of(out + ".counts.tsv")).get(1));
+        String[][] bad = {
+            {"1\t1\t.\tA\tG\t.\t.\t.\tGT\t0/1\n", "line 3: 10 columns, the header has 11"},
+            {"1\t1\t.\tA\tG,T\t.\t.\t.\tGT\t0/1\t0/2\n", "line 3: multi-allelic"},
+            {"1\t1\t.\tA\tG\t.\t.\t.\tGT\t0/1\t0/x\n", "line 3, sample b: GT '0/x'"},
+            {"1\t1\t.\tA\tG\t.\t.\t.\tDP\t3\t4\n", "line 3: FORMAT DP has no GT"},
+        };
+        for (String[] c : bad) {
+            Files.writeString(vcf, head + c[0]);
+            r = Cli.run("distance", "--vcf", vcf.toString(), "--out", dir.resolve("bad").toString());
+            assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
+            assertTrue(r.err().contains(vcf + " " + c[1]), r.err());
+            assertFalse(Files.exists(Path.of(dir.resolve("bad") + ".id")));
+        }
+        Files.writeString(vcf, "#CHROM\tPOS\tID\tREF\tALT\tQUAL\tFILTER\tINFO\tFORMAT\n");
+        r = Cli.run("distance", "--vcf", vcf.toString(), "--out", out);
+        assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
+        assertTrue(r.err().contains("names no samples"), r.err());
+        assertEquals(ExitCodes.BAD_INPUT, Cli.run("distance", "--vcf", vcf.toString(), "--bfile", "x", "--out", out).rc());
+    }
+
+    @Test
+    void helpNamesTheOutputs() {
+        Cli.Result r = Cli.run("distance", "--help");
+        assertEquals(0, r.rc(), r.toString());
+        assertTrue(r.out().contains("OUT.counts.tsv") && r.out().contains("--bfile"), r.out());
+    }
+
+    @Test
+    void badOptionsAreUsageErrors() throws IOException {
+        String prefix = write(new Random(6));
+        String out = dir.resolve("o").toString();
+        assertEquals(ExitCodes.BAD_INPUT, Cli.run("distance", "--bfile", prefix, "--out", out, "--metric", "foo").rc());
+        assertEquals(ExitCodes.BAD_INPUT, Cli.run("distance", "--bfile", prefix, "--out", out, "--tile", "3").rc());
+        assertEquals(ExitCodes.BAD_INPUT,
+            Cli.run("distance", "--bfile", prefix, "--out", out, "--precision", "exact").rc());
+        assertEquals(ExitCodes.BAD_INPUT, Cli.run("distance", "--bfile", dir.resolve("none").toString(), "--out",
+            out).rc());
+    }
+}
