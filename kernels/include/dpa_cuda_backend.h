@@ -55,7 +55,8 @@ typedef enum dpa_cuda_fault {
 typedef enum dpa_cuda_workload_id {
     DPA_CUDA_WORKLOAD_PAIRHMM = 1,
     DPA_CUDA_WORKLOAD_SW = 2,
-    DPA_CUDA_WORKLOAD_COUNT = 3 /* one past the largest id */
+    DPA_CUDA_WORKLOAD_XDROP = 3,  /* no entry struct yet: the engine runs X-drop on the CPU */
+    DPA_CUDA_WORKLOAD_COUNT = 4 /* one past the largest id */
 } dpa_cuda_workload_id;
 
 typedef struct dpa_cuda_entry_header {
