@@ -58,5 +58,6 @@ int dpa_jni_register_pairhmm(JNIEnv *env, jclass natives);
 void dpa_jni_stage_free_all(dpa_jni_ctx *h);
 int dpa_jni_register_context(JNIEnv *env, jclass natives);
 int dpa_jni_register_sw(JNIEnv *env, jclass natives);
+int dpa_jni_register_xdrop(JNIEnv *env, jclass natives);
 
 #endif
