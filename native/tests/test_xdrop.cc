@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "xdrop_gen.h"
 
 using xd::Case;
@@ -73,6 +76,38 @@ TEST(XdropHand, ReverseStrand)
 TEST(XdropHand, ZeroLengthSeedAtStarts)
 {
     expect(one({ "GATTACA", "GATTACA", 0, 0, 0, false }, 1, -1, -1, 5), { 7, 0, 7, 0, 7, 0, 7 });
+}
+
+// The bases touch no-access pages on both sides (queries end at one, targets start after
+// one): any read outside a sequence faults, on every ISA, both strands, seeds at the ends.
+TEST(XdropGuard, NoReadOutsideTheSequences)
+{
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uint8_t *m = (uint8_t *)mmap(nullptr, 4 * page, PROT_READ | PROT_WRITE,
+                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(m, MAP_FAILED);
+    ASSERT_EQ(mprotect(m, page, PROT_NONE), 0);
+    ASSERT_EQ(mprotect(m + 3 * page, page, PROT_NONE), 0);
+    const int32_t len = 300;
+    uint8_t *q = m + 3 * page - len, *t = m + page; /* query ends at a guard, target starts after one */
+    std::mt19937_64 rng(3);
+    for (int32_t i = 0; i < len; i++) q[i] = "ACGTN"[rng() % 5];
+    for (int32_t i = 0; i < len; i++) t[i] = rng() % 8 ? q[i] : 'A';
+    const int32_t qps[] = { 0, 0, len - 5, 150, len, 0 }, tps[] = { 0, len - 5, 0, 140, len, len };
+    for (int k = 0; k < 6; k++)
+        for (uint8_t strand : { (uint8_t)0, (uint8_t)1 }) {
+            const int64_t qo = 0, to = 0;
+            const int32_t ql = len, tl = len, sl = k == 3 ? 5 : 0, qp = qps[k], tp = tps[k];
+            const dpa_xdrop_batch b = { 1, q, &qo, &ql, t, &to, &tl, &qp, &tp, &sl, &strand };
+            int32_t v[7];
+            const dpa_xdrop_output o = { &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6] };
+            dpa_context *ctx = nullptr;
+            ASSERT_EQ(dpa_context_create(nullptr, &ctx), DPA_OK);
+            const dpa_xdrop_params p = xd::params(1, -1, -1, 1000);
+            EXPECT_EQ(dpa_xdrop_compute(ctx, &b, &p, &o, nullptr), DPA_OK) << dpa_last_error();
+            dpa_context_destroy(ctx);
+        }
+    munmap(m, 4 * page);
 }
 
 // ---- bad input ------------------------------------------------------------------------
