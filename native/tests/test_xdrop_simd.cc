@@ -86,7 +86,11 @@ class XdropSimd : public ::testing::TestWithParam<Isa> {
 
 TEST_P(XdropSimd, LongReads)
 {
+#ifdef DPA_XDROP_QUICK
+    const std::vector<xd::Case> cs = xd::long_read_cases(31, 3, 3, 4000);
+#else
     const std::vector<xd::Case> cs = xd::long_read_cases(31, 12, 3, 8000);
+#endif
     for (int x : { 0, 10, 100, 1000 }) {
         same(cs, xd::params(1, -1, -1, x));
         same(cs, xd::params(1, -2, -2, x));
