@@ -34,12 +34,9 @@ static int32_t band_avx2(const int32_t *a1, const int32_t *a2, int32_t *a3, cons
                                            _mm256_add_epi32(diag, s));
         const __m256i below = _mm256_cmpgt_epi32(fl, v);
         const __m256i cell = _mm256_blendv_epi8(v, undef, below);
-        /* lanes at or past hi belong to no cell: never stored, never counted */
+        /* lanes at or past hi belong to no cell: stored into the slack, never counted */
         const __m256i inside = _mm256_cmpgt_epi32(_mm256_set1_epi32(hi - col), lane);
-        if (hi - col >= 8)
-            _mm256_storeu_si256((__m256i *)(a3 + col), cell);
-        else
-            _mm256_maskstore_epi32(a3 + col, inside, cell);
+        _mm256_storeu_si256((__m256i *)(a3 + col), cell);
         best = _mm256_max_epi32(best, _mm256_blendv_epi8(none, v, _mm256_andnot_si256(below, inside)));
     }
     __m128i m = _mm_max_epi32(_mm256_castsi256_si128(best), _mm256_extracti128_si256(best, 1));

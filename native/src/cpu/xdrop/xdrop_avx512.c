@@ -1,6 +1,6 @@
 /*
  * xdrop_avx512.c — the X-drop band with 16 int32 lanes (AVX-512F/BW/VL), the AVX2 kernel's
- * scheme with mask registers for the band's last partial step. Inside the shared sweep
+ * scheme with mask registers for the compare results and the band's last partial step. Inside the shared sweep
  * (xdrop_sweep.h), so it equals the scalar reference by construction outside the band.
  */
 #include <immintrin.h>
@@ -29,11 +29,11 @@ static int32_t band_avx512(const int32_t *a1, const int32_t *a2, int32_t *a3, co
         const __m512i s = _mm512_mask_blend_epi32(_mm512_cmpeq_epi32_mask(q, t), mismatch, match);
         const __m512i v = _mm512_max_epi32(_mm512_add_epi32(_mm512_max_epi32(left, up), gap),
                                            _mm512_add_epi32(diag, s));
-        /* lanes at or past hi belong to no cell: never stored, never counted */
+        /* lanes at or past hi belong to no cell: stored into the slack, never counted */
         const int32_t rest = hi - col;
         const __mmask16 inside = rest >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << rest) - 1);
         const __mmask16 below = _mm512_cmplt_epi32_mask(v, fl);
-        _mm512_mask_storeu_epi32(a3 + col, inside, _mm512_mask_blend_epi32(below, v, undef));
+        _mm512_storeu_si512(a3 + col, _mm512_mask_blend_epi32(below, v, undef));
         best = _mm512_mask_max_epi32(best, inside & (__mmask16)~below, best, v);
     }
     return _mm512_reduce_max_epi32(best);

@@ -20,7 +20,10 @@
 
 /* The cells of anti-diagonal d, columns [lo, hi): a3[col] = the best of the two gap moves
  * from a2 and the diagonal move from a1, or DPA_XDROP_UNDEF below floor (= best - X).
- * Returns the largest value written, INT32_MIN if none. Must not write a3 outside [lo, hi). */
+ * Returns the largest of those cells, INT32_MIN if none. May also write a3[hi, hi + 16) (the
+ * slack a whole last vector covers, so SIMD stores need no mask, and a masked store would
+ * stall the next anti-diagonal's loads); the sweep writes the border a3[hi] afterwards, and
+ * nothing reads past it. Must not write below lo. */
 typedef int32_t (*dpa_xdrop_band_fn)(const int32_t *a1, const int32_t *a2, int32_t *a3,
                                      const uint8_t *qc, const uint8_t *tc, int32_t lo,
                                      int32_t hi, int32_t d, int32_t floor,
@@ -74,17 +77,18 @@ static inline int32_t dpa_xdrop_sweep(const dpa_xdrop_seq *qs, const dpa_xdrop_s
         hi2 = hi3;
         lo3 = min_col - 1;
         hi3 = max_col;
-        /* the two border columns: undefined, or the all-gap path while it is within X */
+        dpa_xdrop_fill_codes(qs, qc, &qdone, max_col - 1);
+        dpa_xdrop_fill_codes(ts, tc, &tdone, d - min_col);
+        const int32_t dbest = band(a1, a2, a3, qc, tc, min_col, max_col, d, best - x, p);
+        swept += max_col - min_col;
+        /* the two border columns: undefined, or the all-gap path while it is within X (best
+         * is still the previous anti-diagonals') */
         a3[lo3] = U;
         a3[hi3] = U;
         if ((int64_t)d * gap > (int64_t)best - x) {
             if (lo3 == 0) a3[0] = d * gap;
             if (d == max_col) a3[hi3] = d * gap;
         }
-        dpa_xdrop_fill_codes(qs, qc, &qdone, max_col - 1);
-        dpa_xdrop_fill_codes(ts, tc, &tdone, d - min_col);
-        const int32_t dbest = band(a1, a2, a3, qc, tc, min_col, max_col, d, best - x, p);
-        swept += max_col - min_col;
         if (dbest > best) best = dbest; /* only after the whole anti-diagonal */
 
         /* shrink the band from both ends past columns undefined on both anti-diagonals */
