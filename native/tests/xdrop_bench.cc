@@ -94,14 +94,15 @@ int main(int argc, char **argv)
         for (auto &a : o) a.assign(n, 0);
         const dpa_xdrop_output out = { o[0].data(), o[1].data(), o[2].data(), o[3].data(),
                                        o[4].data(), o[5].data(), o[6].data() };
-        double best = 1e30;
+        /* the mean of the repeats, as the oracle times SeqAn */
+        double total = 0;
         for (int r = 0; r < repeat; r++) {
             cells = 0;
             const double t0 = now();
             if (k.fn(&v, &p, pairs_idx.data(), (int64_t)n, &out, &cells) != DPA_OK) return 1;
-            const double t = now() - t0;
-            if (t < best) best = t;
+            total += now() - t0;
         }
+        const double best = total / repeat;
         size_t bad = 0;
         for (size_t i = 0; i < want.size() && i < n; i++) {
             const xd::Result g = { o[0][i], o[1][i], o[2][i], o[3][i], o[4][i], o[5][i], o[6][i] };
@@ -112,8 +113,8 @@ int main(int argc, char **argv)
         if (bad) return 1;
     }
     if (seqan_s > 0)
-        std::printf("%-7s %9.4f s  %7.3f GCUPS  (oracle's loop, mean of %d repeats)\n", "seqan",
-                    seqan_s / repeat, (double)cells * repeat / seqan_s / 1e9, repeat);
+        std::printf("%-7s %9.4f s  %7.3f GCUPS  (the oracle's own loop)\n", "seqan",
+                    seqan_s / repeat, (double)cells * repeat / seqan_s / 1e9);
     std::printf("cells %lld\n", (long long)cells);
     return 0;
 }
