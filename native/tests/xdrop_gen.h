@@ -222,11 +222,9 @@ inline std::string genome(std::mt19937_64 &rng, size_t n)
 }
 
 struct Read {
-    std::string seq;          // as stored (reverse-complemented when rev)
-    std::vector<int64_t> org; // per base of the forward fragment: genome position, -1 inserted
-    std::vector<bool> clean;  // forward fragment base copied without error
+    std::string seq; // as stored (reverse-complemented when rev)
     bool rev;
-    int64_t start, end;
+    int64_t start, end; // the genome interval it was sampled from
 };
 
 inline Read sample_read(std::mt19937_64 &rng, const std::string &g, int len)
@@ -242,13 +240,13 @@ inline Read sample_read(std::mt19937_64 &rng, const std::string &g, int len)
         if (u < err / 3) { // substitution
             char c;
             do c = "ACGT"[rng() & 3]; while (c == g[(size_t)p]);
-            frag += c; r.org.push_back(p); r.clean.push_back(false);
+            frag += c;
         } else if (u < 2 * err / 3) { // deletion
         } else if (u < err) { // insertion, then the base
-            frag += "ACGT"[rng() & 3]; r.org.push_back(-1); r.clean.push_back(false);
-            frag += g[(size_t)p]; r.org.push_back(p); r.clean.push_back(true);
+            frag += "ACGT"[rng() & 3];
+            frag += g[(size_t)p];
         } else {
-            frag += g[(size_t)p]; r.org.push_back(p); r.clean.push_back(true);
+            frag += g[(size_t)p];
         }
     }
     r.seq = r.rev ? revcomp(frag) : frag;

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -110,7 +111,7 @@ final class XdropCommand implements Callable<Integer> {
                 // each chunk carries only the sequences its seeds use, each once
                 XdropBatch.Builder b = XdropBatch.builder();
                 int[] slot = new int[fa.seqs().size()];
-                java.util.Arrays.fill(slot, -1);
+                Arrays.fill(slot, -1);
                 for (int i = from; i < to; i++) {
                     XdropInputs.Seed s = seeds.get(i);
                     if (slot[s.query()] < 0) {
