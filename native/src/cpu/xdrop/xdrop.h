@@ -96,6 +96,11 @@ dpa_status dpa_xdrop_compute_scalar(const dpa_xdrop_batch *batch, const dpa_xdro
 dpa_status dpa_xdrop_check_params(const dpa_xdrop_params *params);
 
 #ifdef DPA_HAVE_AVX2
+/* The AVX2 band (dpa_xdrop_band_fn, xdrop_sweep.h); the AVX-512 kernel uses it for narrow
+ * bands. */
+int32_t dpa_xdrop_band_avx2(const int32_t *a1, const int32_t *a2, int32_t *a3, const uint8_t *qc,
+                            const uint8_t *tc, int32_t lo, int32_t hi, int32_t d, int32_t floor,
+                            const dpa_xdrop_params *p);
 int32_t dpa_xdrop_side_avx2(const dpa_xdrop_seq *q, const dpa_xdrop_seq *t,
                             const dpa_xdrop_params *p, dpa_xdrop_scratch *s, int32_t *qext,
                             int32_t *text, int64_t *cells);

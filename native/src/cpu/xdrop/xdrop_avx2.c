@@ -10,9 +10,9 @@
 #include "cpu/xdrop/xdrop.h"
 #include "cpu/xdrop/xdrop_sweep.h"
 
-static int32_t band_avx2(const int32_t *a1, const int32_t *a2, int32_t *a3, const uint8_t *qc,
-                         const uint8_t *tc, int32_t lo, int32_t hi, int32_t d, int32_t floor,
-                         const dpa_xdrop_params *p)
+int32_t dpa_xdrop_band_avx2(const int32_t *a1, const int32_t *a2, int32_t *a3, const uint8_t *qc,
+                            const uint8_t *tc, int32_t lo, int32_t hi, int32_t d,
+                            int32_t floor, const dpa_xdrop_params *p)
 {
     const __m256i gap = _mm256_set1_epi32(p->gap), match = _mm256_set1_epi32(p->match);
     const __m256i mismatch = _mm256_set1_epi32(p->mismatch), undef = _mm256_set1_epi32(DPA_XDROP_UNDEF);
@@ -49,7 +49,7 @@ int32_t dpa_xdrop_side_avx2(const dpa_xdrop_seq *q, const dpa_xdrop_seq *t,
                             const dpa_xdrop_params *p, dpa_xdrop_scratch *s, int32_t *qext,
                             int32_t *text, int64_t *cells)
 {
-    return dpa_xdrop_sweep(q, t, p, s, band_avx2, qext, text, cells);
+    return dpa_xdrop_sweep(q, t, p, s, dpa_xdrop_band_avx2, qext, text, cells);
 }
 
 dpa_status dpa_xdrop_compute_avx2(const dpa_xdrop_batch *batch, const dpa_xdrop_params *params,
