@@ -55,8 +55,8 @@ typedef enum dpa_cuda_fault {
 typedef enum dpa_cuda_workload_id {
     DPA_CUDA_WORKLOAD_PAIRHMM = 1,
     DPA_CUDA_WORKLOAD_SW = 2,
-    /* 3 is X-drop's (branch xdrop) */
-    DPA_CUDA_WORKLOAD_DISTANCE = 4, /* genotype distance: no entry yet (CPU only) */
+    DPA_CUDA_WORKLOAD_XDROP = 3,    /* X-drop: no entry struct yet (CPU only) */
+    DPA_CUDA_WORKLOAD_DISTANCE = 4, /* genotype distance: no entry struct yet (CPU only) */
     DPA_CUDA_WORKLOAD_COUNT = 5 /* one past the largest id */
 } dpa_cuda_workload_id;
 

@@ -368,6 +368,87 @@ DPA_API dpa_status dpa_distance_counts(dpa_context *ctx, const dpa_genotype_batc
                                        const dpa_distance_params *params, uint32_t *out,
                                        int64_t out_len, dpa_distance_stats *stats);
 
+/* ------------------------------------------------------------------------------------
+ * X-drop seed extension (SeqAn 2.x semantics, see docs/xdrop.md)
+ *
+ * Each pair extends one seed of a query against a target with SeqAn's gapped X-drop
+ * (extendSeed(seed, target, query, EXTEND_BOTH, Score<int, Simple>(match, mismatch, gap),
+ * xdrop, GappedXDrop())), linear gaps, and gives the same seed ends and side scores.
+ *
+ * Bases: A C G T in either case, U = T, every other letter is N; N against N scores a
+ * match. Every byte must be a letter. The seed is Seed<Simple>(tpos, qpos, seed_length):
+ * seed_length may be 0 and need not be an exact match. Strand DPA_XDROP_REVERSE extends
+ * against the reverse complement of the target; tpos and the output target coordinates
+ * then refer to that reverse complement.
+ *
+ * Output per pair (int32, in pair order): left and right, the score SeqAn's one-direction
+ * extension returns on the prefixes and on the suffixes (0 for an empty side; it can be
+ * negative: SeqAn ends at its "longest extension" cell, not at the maximum), score = left +
+ * right + the seed's own column sum, and the extended seed qbeg/qend/tbeg/tend (0-based,
+ * half-open). Every value fits int32 for validated input: |score| <= 1000 * (query_length +
+ * target_length) < 2^31.
+ *
+ * Limits: every length in [1, DPA_XDROP_MAX_LENGTH]; match in [1, 1000]; mismatch and gap
+ * in [-1000, -1]; xdrop in [0, DPA_XDROP_MAX_X] (SeqAn's internal penalty clamp never
+ * applies inside them); the seed inside both sequences.
+ * ------------------------------------------------------------------------------------ */
+
+#define DPA_XDROP_MAX_LENGTH ((1 << 20) - 1)
+#define DPA_XDROP_MAX_SCORE 1000   /* |match|, |mismatch|, |gap| at most this */
+#define DPA_XDROP_MAX_X (1 << 30)
+
+typedef enum dpa_xdrop_strand {
+    DPA_XDROP_FORWARD = 0,
+    DPA_XDROP_REVERSE = 1   /* extend against the target's reverse complement */
+} dpa_xdrop_strand;
+
+typedef struct dpa_xdrop_batch {
+    int32_t num_pairs;
+    const uint8_t *query_bases;    /* concatenated queries (SeqAn's vertical sequence)   */
+    const int64_t *query_offsets;
+    const int32_t *query_lengths;
+    const uint8_t *target_bases;   /* concatenated targets (SeqAn's horizontal sequence) */
+    const int64_t *target_offsets;
+    const int32_t *target_lengths;
+    const int32_t *qpos;           /* seed start in the query                            */
+    const int32_t *tpos;           /* seed start in the (strand-oriented) target         */
+    const int32_t *seed_lengths;   /* >= 0                                               */
+    const uint8_t *strands;        /* dpa_xdrop_strand per pair                          */
+} dpa_xdrop_batch;
+
+typedef struct dpa_xdrop_params {
+    int32_t match;     /* > 0 */
+    int32_t mismatch;  /* < 0 */
+    int32_t gap;       /* < 0, linear */
+    int32_t xdrop;     /* >= 0 */
+    int32_t backend;   /* dpa_backend for this call; -1 = the context's. No CUDA kernels yet:
+                          GPU fails with DPA_ERR_NO_DEVICE, AUTO and HYBRID run on the CPU. */
+} dpa_xdrop_params;
+
+typedef struct dpa_xdrop_output {  /* each array holds num_pairs values */
+    int32_t *score;
+    int32_t *qbeg, *qend;
+    int32_t *tbeg, *tend;
+    int32_t *left, *right;
+} dpa_xdrop_output;
+
+typedef struct dpa_xdrop_stats {
+    int64_t pairs;
+    int64_t cells;      /* SeqAn's inner-loop cells: sum over anti-diagonals of the band */
+    int64_t gpu_pairs;  /* pairs extended on a GPU */
+    int32_t isa;        /* dpa_isa of the CPU kernel */
+} dpa_xdrop_stats;
+
+/* match 1, mismatch -1, gap -1, xdrop 100, backend -1. */
+DPA_API void dpa_xdrop_params_init(dpa_xdrop_params *params);
+/* Checks the batch and the parameters; the message names the first offending field. */
+DPA_API dpa_status dpa_xdrop_validate(const dpa_xdrop_batch *batch,
+                                      const dpa_xdrop_params *params);
+/* params and stats may be NULL (defaults / not wanted). */
+DPA_API dpa_status dpa_xdrop_compute(dpa_context *ctx, const dpa_xdrop_batch *batch,
+                                     const dpa_xdrop_params *params,
+                                     const dpa_xdrop_output *output, dpa_xdrop_stats *stats);
+
 #ifdef __cplusplus
 }
 #endif

@@ -59,5 +59,6 @@ void dpa_jni_stage_free_all(dpa_jni_ctx *h);
 int dpa_jni_register_context(JNIEnv *env, jclass natives);
 int dpa_jni_register_sw(JNIEnv *env, jclass natives);
 int dpa_jni_register_distance(JNIEnv *env, jclass natives);
+int dpa_jni_register_xdrop(JNIEnv *env, jclass natives);
 
 #endif

@@ -15,7 +15,8 @@ import picocli.CommandLine.Spec;
     synopsisSubcommandLabel = "COMMAND",
     description = "GPU and AVX dynamic-programming kernels for genomics, on files.%n"
         + "Exit status: 0 ok, 1 internal error, 2 bad input or usage (docs/cli.md).",
-    subcommands = {BenchCommand.class, PairHmmCommand.class, SwCommand.class, DistanceCommand.class})
+    subcommands = {BenchCommand.class, PairHmmCommand.class, SwCommand.class, DistanceCommand.class,
+        XdropCommand.class})
 final class DpaccelCommand implements Callable<Integer> {
     /** The command line as given, for a restart on other GPUs (--device). */
     final String[] args;

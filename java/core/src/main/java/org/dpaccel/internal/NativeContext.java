@@ -214,6 +214,30 @@ public final class NativeContext implements AutoCloseable {
     }
 
     /**
+     * X-drop seed extension on a packed batch (see {@code XdropBatch} for the layout).
+     *
+     * @param bases the distinct sequences, concatenated
+     * @param seqLengths length of each sequence
+     * @param pairs 6 per seed: query index, target index, qpos, tpos, length, strand (1 = reverse)
+     * @param params match, mismatch, gap, xdrop, backend code (-1 = the context's)
+     * @param out 7 columns of one value per seed, out: score, qbeg, qend, tbeg, tend, left, right
+     * @param stats filled with pairs, cells, GPU pairs, ISA code
+     * @throws IllegalStateException if the context is closed
+     */
+    public void xdropCompute(byte[] bases, int[] seqLengths, int[] pairs, int[] params, int[] out,
+        long[] stats) {
+        nonNull(bases);
+        nonNull(seqLengths, pairs, params, out);
+        Objects.requireNonNull(stats, "stats");
+        long h = enter();
+        try {
+            Natives.xdropCompute(h, bases, seqLengths, pairs, params, out, stats);
+        } finally {
+            exit();
+        }
+    }
+
+    /**
      * Whether {@link #close()} has run.
      *
      * @return true once closed

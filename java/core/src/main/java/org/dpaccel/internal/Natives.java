@@ -60,6 +60,15 @@ final class Natives {
     static native void distanceCounts(long handle, int samples, int variants, byte[] genotypes,
         byte[] use, int[] tile, int backend, int block, int[] out, long[] stats);
 
+    /*
+     * Arrays as packed by XdropBatch: bases = the distinct sequences concatenated, seqLengths
+     * their lengths, pairs 6 per seed {query, target, qpos, tpos, length, strand}; params:
+     * match, mismatch, gap, xdrop, backend; out: 7 columns of n {score, qbeg, qend, tbeg, tend,
+     * left, right}; stats: pairs, cells, gpuPairs, isa.
+     */
+    static native void xdropCompute(long handle, byte[] bases, int[] seqLengths, int[] pairs,
+        int[] params, int[] out, long[] stats);
+
     /* Called from native code, on the calling Java thread, with library log messages. */
     static void log(int level, String message) {
         Level l = level >= 3 ? Level.ERROR : level == 2 ? Level.WARNING : level == 1 ? Level.INFO : Level.DEBUG;

@@ -1,0 +1,187 @@
+/*
+ * xdrop_workload.c — dpa_xdrop_compute: check the arguments, validate the batch, hand the job
+ * to the scheduler (scheduler.h) with the X-drop descriptor. Each pair writes its outputs at
+ * its own index, so nothing is packed afterwards.
+ *
+ * Cost of a pair (the scheduler's unit, for chunking and ordering only; stats.cells reports
+ * the cells actually swept): an extension sweeps about two anti-diagonals per base of the
+ * shorter side until X-drop stops it, each about 2 X / |gap| + 1 cells wide while the band
+ * straddles the alignment. Before running, nothing says where X-drop will stop, so the
+ * estimate assumes both sides run to the shorter sequence's end, with the band capped at
+ * 256: (min(qpos, tpos) + min(query rest, target rest) + 1) * min(2 X / |gap| + 1, 256).
+ * Spurious seeds stop after a few anti-diagonals, so this overestimates them; it only
+ * orders the work (largest first) and sizes chunks.
+ *
+ * No CUDA kernels yet: the descriptor names DPA_CUDA_WORKLOAD_XDROP, which no CUDA library
+ * provides, so the scheduler finds no devices for it: GPU-forced calls fail with "no kernels
+ * for this workload", AUTO and HYBRID run on the CPU, and the gpu hook is never called.
+ *
+ * Kernel choice on the CPU: dpa_xdrop_select() on the context's allowed ISA mask.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/status.h"
+#include "cpu/xdrop/xdrop.h"
+#include "engine/context.h"
+#include "engine/scheduler.h"
+#include "engine/sort.h"
+
+#define BAND_CAP 256
+
+typedef struct xdrop_job {
+    const dpa_xdrop_batch *batch;
+    const dpa_xdrop_params *params;
+    dpa_xdrop_ops kernel;
+    const dpa_xdrop_output *out;
+    dpa_sort_item *keys;
+    int32_t *pairs; /* the scheduler's task order */
+} xdrop_job;
+
+static dpa_status xdrop_sort(void *arg, int64_t n)
+{
+    xdrop_job *j = arg;
+    dpa_sort_item *tmp = malloc(sizeof *tmp * (size_t)n);
+    if (!tmp)
+        return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "xdrop: out of memory sorting %lld pairs",
+                        (long long)n);
+    dpa_sort_desc(j->keys, tmp, n);
+    free(tmp);
+    for (int64_t i = 0; i < n; i++) j->pairs[i] = (int32_t)j->keys[i].index;
+    return DPA_OK;
+}
+
+static void xdrop_costs(const void *arg, int64_t n, int64_t *cost)
+{
+    const xdrop_job *j = arg;
+    for (int64_t i = 0; i < n; i++) cost[i] = (int64_t)j->keys[i].key;
+}
+
+/* About 0.7 G cells/s per thread for the scalar sweep (SeqAn's speed, issue 21), a SIMD
+ * kernel a few times that; the estimate only has to rank CPU against GPU, and there is no
+ * GPU kernel yet. */
+static double xdrop_cpu_seconds(int64_t cost, int64_t n, int32_t threads, dpa_isa isa)
+{
+    const double per_thread = isa == DPA_ISA_SCALAR ? 0.7e9 : 2e9;
+    return ((double)cost + 200.0 * (double)n) / (per_thread * (threads > 0 ? threads : 1));
+}
+
+static double xdrop_gpu_seconds(int64_t cost, int64_t n, int32_t devices)
+{
+    (void)n;
+    return 1e-3 + (double)cost / (1e11 * (devices > 0 ? devices : 1));
+}
+
+static dpa_status xdrop_cpu(void *arg, int64_t first, int64_t count, int64_t *cells)
+{
+    xdrop_job *j = arg;
+    return j->kernel.compute(j->batch, j->params, j->pairs + first, count, j->out, cells);
+}
+
+static const dpa_workload xdrop_workload = {
+    .name = "xdrop",
+    .cuda_id = DPA_CUDA_WORKLOAD_XDROP,
+    .sort = xdrop_sort,
+    .sort_for_one_gpu = 1,
+    .costs = xdrop_costs,
+    .cpu_seconds = xdrop_cpu_seconds,
+    .gpu_seconds = xdrop_gpu_seconds,
+    .chunks_per_thread = 8,
+    .chunk_min_cost = 100000,
+    .whole_below_cost = 200000,
+    .chunk_multiple = 1,
+    .solo_cost = INT64_MAX,  /* scratch is linear in the query: no pair needs to run alone */
+    .split_min_cost = (int64_t)256 * 1000 * 1000,
+    .feeders_per_gpu = 2,
+    .units_per_feeder = 2,
+    .hybrid_units_per_feeder = 8,
+    .unit_min_cost = (int64_t)1 << 24,
+    .cpu = xdrop_cpu,
+    .gpu = NULL, /* never called: no CUDA library has a DPA_CUDA_WORKLOAD_XDROP entry */
+};
+
+DPA_API void dpa_xdrop_params_init(dpa_xdrop_params *p)
+{
+    if (!p) return;
+    p->match = 1;
+    p->mismatch = -1;
+    p->gap = -1;
+    p->xdrop = 100;
+    p->backend = -1;
+}
+
+static dpa_status check_output(const dpa_xdrop_output *o)
+{
+    if (!o) return dpa_fail(DPA_ERR_NULL_ARG, "dpa_xdrop_compute: output is NULL");
+    const void *ptrs[7] = { o->score, o->qbeg, o->qend, o->tbeg, o->tend, o->left, o->right };
+    static const char *const names[7] = { "score", "qbeg", "qend", "tbeg", "tend", "left",
+                                          "right" };
+    for (int k = 0; k < 7; k++)
+        if (!ptrs[k])
+            return dpa_fail(DPA_ERR_NULL_ARG, "dpa_xdrop_compute: output->%s is NULL", names[k]);
+    return DPA_OK;
+}
+
+static int64_t lay_out_costs(const dpa_xdrop_batch *b, const dpa_xdrop_params *p,
+                             dpa_sort_item *keys)
+{
+    int64_t band = 2 * (int64_t)p->xdrop / -p->gap + 1, total = 0;
+    if (band > BAND_CAP) band = BAND_CAP;
+    for (int32_t i = 0; i < b->num_pairs; i++) {
+        const int32_t qpos = b->qpos[i], tpos = b->tpos[i], len = b->seed_lengths[i];
+        const int32_t qr = b->query_lengths[i] - qpos - len;
+        const int32_t tr = b->target_lengths[i] - tpos - len;
+        const int64_t diags = (int64_t)(qpos < tpos ? qpos : tpos) + (qr < tr ? qr : tr) + 1;
+        keys[i].key = (uint64_t)(diags * band);
+        keys[i].index = i;
+        total += diags * band;
+    }
+    return total;
+}
+
+DPA_API dpa_status dpa_xdrop_compute(dpa_context *ctx, const dpa_xdrop_batch *batch,
+                                     const dpa_xdrop_params *params,
+                                     const dpa_xdrop_output *output, dpa_xdrop_stats *stats)
+{
+    if (!ctx) return dpa_fail(DPA_ERR_NULL_ARG, "dpa_xdrop_compute: ctx is NULL");
+    dpa_xdrop_params defaults;
+    if (!params) {
+        dpa_xdrop_params_init(&defaults);
+        params = &defaults;
+    }
+    dpa_status st = dpa_xdrop_validate(batch, params);
+    if (st) return st;
+    if (batch->num_pairs > 0 && (st = check_output(output))) return st;
+    xdrop_job job;
+    memset(&job, 0, sizeof job);
+    job.batch = batch;
+    job.params = params;
+    job.out = output;
+    dpa_xdrop_select(ctx->cfg.isa_mask, &job.kernel);
+    if (stats) {
+        memset(stats, 0, sizeof *stats);
+        stats->isa = job.kernel.isa;
+    }
+    const int32_t n = batch->num_pairs;
+    dpa_sched_call call = { n, 0, params->backend, job.kernel.isa };
+    dpa_sched_result res;
+    if (n == 0) return dpa_sched_run(ctx, &xdrop_workload, &job, &call, &res); /* GPU check */
+
+    job.keys = malloc(sizeof *job.keys * (size_t)n);
+    job.pairs = malloc(sizeof *job.pairs * (size_t)n);
+    if (!job.keys || !job.pairs) {
+        st = dpa_fail(DPA_ERR_OUT_OF_MEMORY, "xdrop: out of memory for %d pairs", n);
+        goto cleanup;
+    }
+    call.total_cost = lay_out_costs(batch, params, job.keys);
+    if ((st = dpa_sched_run(ctx, &xdrop_workload, &job, &call, &res)) != DPA_OK) goto cleanup;
+    if (stats) {
+        stats->pairs = n;
+        stats->cells = res.counter;
+        stats->gpu_pairs = res.gpu_tasks;
+    }
+cleanup:
+    free(job.keys);
+    free(job.pairs);
+    return st;
+}
