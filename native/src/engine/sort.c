@@ -1,4 +1,5 @@
 /* sort.c — see sort.h. */
+#include "common/status.h"
 #include "engine/sort.h"
 
 #include <stdlib.h>
@@ -38,4 +39,16 @@ void dpa_sort_desc(dpa_sort_item *items, dpa_sort_item *tmp, int64_t n)
         dst = t;
     }
     if (src != items) memcpy(items, src, sizeof *items * (size_t)n);
+}
+
+dpa_status dpa_sort_order_desc(dpa_sort_item *items, int32_t *order, int64_t n, const char *what)
+{
+    dpa_sort_item *tmp = malloc(sizeof *tmp * (size_t)(n > 0 ? n : 1));
+    if (!tmp)
+        return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "%s: out of memory sorting %lld items", what,
+                        (long long)n);
+    dpa_sort_desc(items, tmp, n);
+    free(tmp);
+    for (int64_t i = 0; i < n; i++) order[i] = (int32_t)items[i].index;
+    return DPA_OK;
 }

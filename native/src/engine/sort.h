@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "dpaccel.h"
+
 typedef struct dpa_sort_item {
     uint64_t key;
     int64_t index; /* the caller's position of the item */
@@ -19,5 +21,10 @@ typedef struct dpa_sort_item {
  * larger ones an LSD radix sort in 11-bit digits, O(n), with only the passes the largest key
  * needs (qsort of 1M Smith-Waterman pairs took ~0.2 s, longer than the GPU's whole batch). */
 void dpa_sort_desc(dpa_sort_item *items, dpa_sort_item *tmp, int64_t n);
+
+/* The workloads whose task is one input item (Smith-Waterman pairs, X-drop seeds): sorts
+ * items as dpa_sort_desc and writes their indices, in that order, to order[0..n).
+ * DPA_ERR_OUT_OF_MEMORY (message naming `what`) when the sort's buffer cannot be had. */
+dpa_status dpa_sort_order_desc(dpa_sort_item *items, int32_t *order, int64_t n, const char *what);
 
 #endif

@@ -43,12 +43,7 @@ typedef struct sw_job {
 static dpa_status sw_sort(void *arg, int64_t n)
 {
     sw_job *j = arg;
-    dpa_sort_item *tmp = malloc(sizeof *tmp * (size_t)n);
-    if (!tmp) return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "sw: out of memory sorting %lld pairs", (long long)n);
-    dpa_sort_desc(j->keys, tmp, n);
-    free(tmp);
-    for (int64_t i = 0; i < n; i++) j->pairs[i] = (int32_t)j->keys[i].index;
-    return DPA_OK;
+    return dpa_sort_order_desc(j->keys, j->pairs, n, "sw");
 }
 
 static void sw_costs(const void *arg, int64_t n, int64_t *cost)

@@ -41,14 +41,7 @@ typedef struct xdrop_job {
 static dpa_status xdrop_sort(void *arg, int64_t n)
 {
     xdrop_job *j = arg;
-    dpa_sort_item *tmp = malloc(sizeof *tmp * (size_t)n);
-    if (!tmp)
-        return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "xdrop: out of memory sorting %lld pairs",
-                        (long long)n);
-    dpa_sort_desc(j->keys, tmp, n);
-    free(tmp);
-    for (int64_t i = 0; i < n; i++) j->pairs[i] = (int32_t)j->keys[i].index;
-    return DPA_OK;
+    return dpa_sort_order_desc(j->keys, j->pairs, n, "xdrop");
 }
 
 static void xdrop_costs(const void *arg, int64_t n, int64_t *cost)
