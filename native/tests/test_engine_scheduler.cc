@@ -118,10 +118,10 @@ dpa_status toy_sort(void *job, int64_t n)
     return DPA_OK;
 }
 
-void toy_costs(const void *job, int64_t n, int64_t *cost)
+int64_t toy_cost(const void *job, int64_t i)
 {
     const Toy *t = static_cast<const Toy *>(job);
-    for (int64_t i = 0; i < n; i++) cost[i] = t->cost[t->order[i]];
+    return t->cost[t->order[i]];
 }
 
 dpa_status toy_cpu(void *job, int64_t first, int64_t count, int64_t *counter)
@@ -202,7 +202,7 @@ dpa_workload toy_workload(int feeders, int64_t solo_cost)
     w.cuda_id = DPA_CUDA_WORKLOAD_PAIRHMM;
     w.sort = toy_sort;
     w.sort_for_one_gpu = 1;
-    w.costs = toy_costs;
+    w.cost = toy_cost;
     w.cpu_seconds = toy_cpu_seconds;
     w.gpu_seconds = toy_gpu_seconds;
     w.chunks_per_thread = 8;

@@ -70,12 +70,10 @@ static dpa_status phmm_sort(void *arg, int64_t n)
     return DPA_OK;
 }
 
-static void phmm_costs(const void *arg, int64_t n, int64_t *cost)
+static int64_t phmm_cost(const void *arg, int64_t i)
 {
     const phmm_job *j = arg;
-    for (int64_t i = 0; i < n; i++)
-        cost[i] = (int64_t)j->batch->read_lengths[j->tasks[i].read] *
-                  j->batch->hap_lengths[j->tasks[i].hap];
+    return (int64_t)j->batch->read_lengths[j->tasks[i].read] * j->batch->hap_lengths[j->tasks[i].hap];
 }
 
 static dpa_status phmm_cpu(void *arg, int64_t first, int64_t count, int64_t *recomputes)
@@ -100,7 +98,7 @@ static const dpa_workload pairhmm_workload = {
     .cuda_id = DPA_CUDA_WORKLOAD_PAIRHMM,
     .sort = phmm_sort,
     .sort_for_one_gpu = 0,
-    .costs = phmm_costs,
+    .cost = phmm_cost,
     .cpu_seconds = dpa_cost_cpu_seconds,
     .gpu_seconds = dpa_cost_gpu_seconds,
     /* ~16 chunks per thread balance mixed lengths; >= 250 k cells (~40 us on one AVX-512

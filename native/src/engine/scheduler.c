@@ -90,23 +90,23 @@ static dpa_status choose_backend(dpa_context *ctx, const dpa_workload *w,
 
 /* Chunks of ~target cost in multiples of chunk_multiple tasks; a task above solo_cost is
  * a chunk of its own. */
-static int64_t make_chunks(const dpa_workload *w, const int64_t *cost, int64_t n, int64_t target,
+static int64_t make_chunks(const dpa_workload *w, const void *job, int64_t n, int64_t target,
                            chunk *chunks)
 {
     int64_t c = 0, i = 0;
     const int64_t multiple = w->chunk_multiple > 1 ? w->chunk_multiple : 1;
+    int64_t next = n > 0 ? w->cost(job, 0) : 0; /* the cost of task i */
     while (i < n) {
         chunk *ch = &chunks[c++];
         ch->first = i;
         ch->cost = 0;
-        ch->solo = cost[i] > w->solo_cost;
-        if (ch->solo) {
-            ch->cost = cost[i++];
-        } else {
-            while (i < n && !(cost[i] > w->solo_cost) &&
-                   (ch->cost < target || (i - ch->first) % multiple != 0))
-                ch->cost += cost[i++];
-        }
+        ch->solo = next > w->solo_cost;
+        do {
+            ch->cost += next;
+            i++;
+            next = i < n ? w->cost(job, i) : 0;
+        } while (!ch->solo && i < n && !(next > w->solo_cost) &&
+                 (ch->cost < target || (i - ch->first) % multiple != 0));
         ch->count = i - ch->first;
     }
     return c;
@@ -327,21 +327,22 @@ dpa_status dpa_sched_run(dpa_context *ctx, const dpa_workload *w, void *job,
         p.ndev = 0;
     }
 
-    if ((uint64_t)n > SIZE_MAX / (sizeof(chunk) + 2 * sizeof(int64_t)))
+    if ((uint64_t)n > SIZE_MAX / sizeof(chunk))
         return dpa_fail(DPA_ERR_LIMIT, "%s: %lld tasks exceed addressable memory", w->name,
                         (long long)n);
-    int64_t *cost = malloc(sizeof *cost * (size_t)n);
+    /* room for n chunks, of which only the first nchunks are touched (so only their pages) */
     chunk *chunks = malloc(sizeof *chunks * (size_t)n);
-    int64_t *left = malloc(sizeof *left * (size_t)n);
-    if (!cost || !chunks || !left) {
-        free(cost), free(chunks), free(left);
+    if (!chunks)
         return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "%s: out of memory for %lld tasks", w->name,
                         (long long)n);
-    }
-    w->costs(job, n, cost);
     const int64_t nchunks =
-        make_chunks(w, cost, n, chunk_target(w, call->total_cost, ctx->cfg.threads), chunks);
-    free(cost);
+        make_chunks(w, job, n, chunk_target(w, call->total_cost, ctx->cfg.threads), chunks);
+    int64_t *left = malloc(sizeof *left * (size_t)nchunks);
+    if (!left) {
+        free(chunks);
+        return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "%s: out of memory for %lld chunks", w->name,
+                        (long long)nchunks);
+    }
 
     run R;
     memset(&R, 0, sizeof R);

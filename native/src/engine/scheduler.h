@@ -47,8 +47,9 @@ typedef struct dpa_workload {
      * latency). */
     dpa_status (*sort)(void *job, int64_t n);
     int sort_for_one_gpu;
-    /* cost[i] of each task in the job's current order (the unit of total_cost). */
-    void (*costs)(const void *job, int64_t n, int64_t *cost);
+    /* The cost of the i-th task in the job's current order (the unit of total_cost). A call
+     * per task, not an n-sized array: at 1M pairs an array is 8 MB of fresh pages per call. */
+    int64_t (*cost)(const void *job, int64_t i);
 
     /* Cost model for AUTO and HYBRID (cost_model.c): seconds for the whole batch. */
     double (*cpu_seconds)(int64_t cost, int64_t n, int32_t threads, dpa_isa isa);

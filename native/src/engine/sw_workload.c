@@ -46,10 +46,10 @@ static dpa_status sw_sort(void *arg, int64_t n)
     return dpa_sort_order_desc(j->keys, j->pairs, n, "sw");
 }
 
-static void sw_costs(const void *arg, int64_t n, int64_t *cost)
+static int64_t sw_cost(const void *arg, int64_t i)
 {
     const sw_job *j = arg;
-    for (int64_t i = 0; i < n; i++) cost[i] = (int64_t)j->keys[i].key;
+    return (int64_t)j->keys[i].key;
 }
 
 static double sw_cpu_seconds(int64_t cells, int64_t n, int32_t threads, dpa_isa isa)
@@ -80,7 +80,7 @@ static const dpa_workload sw_workload = {
     .cuda_id = DPA_CUDA_WORKLOAD_SW,
     .sort = sw_sort,
     .sort_for_one_gpu = 1,
-    .costs = sw_costs,
+    .cost = sw_cost,
     .cpu_seconds = sw_cpu_seconds,
     .gpu_seconds = dpa_cost_sw_gpu_seconds,
     .chunks_per_thread = 8,

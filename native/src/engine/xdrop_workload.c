@@ -44,10 +44,10 @@ static dpa_status xdrop_sort(void *arg, int64_t n)
     return dpa_sort_order_desc(j->keys, j->pairs, n, "xdrop");
 }
 
-static void xdrop_costs(const void *arg, int64_t n, int64_t *cost)
+static int64_t xdrop_cost(const void *arg, int64_t i)
 {
     const xdrop_job *j = arg;
-    for (int64_t i = 0; i < n; i++) cost[i] = (int64_t)j->keys[i].key;
+    return (int64_t)j->keys[i].key;
 }
 
 /* About 0.7 G cells/s per thread for the scalar sweep (SeqAn's speed, issue 21), a SIMD
@@ -76,7 +76,7 @@ static const dpa_workload xdrop_workload = {
     .cuda_id = DPA_CUDA_WORKLOAD_XDROP,
     .sort = xdrop_sort,
     .sort_for_one_gpu = 1,
-    .costs = xdrop_costs,
+    .cost = xdrop_cost,
     .cpu_seconds = xdrop_cpu_seconds,
     .gpu_seconds = xdrop_gpu_seconds,
     .chunks_per_thread = 8,
