@@ -400,6 +400,7 @@ TEST(EngineScheduler, StickyFaultRetiresTheDeviceAndTheOthersCarryOn)
 {
     Ctx c(2, 2);
     const dpa_workload w = toy_workload(1, INT64_MAX);
+    c.gpus.rendezvous = 2; // both devices take a unit (an instant device 1 could drain all)
     c.gpus.fault[0] = DPA_CUDA_FAULT_STICKY;
     Toy t(costs(5, 3000, 500, 1000));
     dpa_sched_result r;
