@@ -90,7 +90,8 @@ struct Toy {
     std::atomic<int64_t> cpu_calls{0}, cpu_tasks{0};
     int64_t fail_task = -1;       // the CPU kernel fails on this task
     int cpu_delay_us = 0;         // per CPU call
-    FakeGpus *wait_for = nullptr; // CPU calls wait (up to 10 s) until its rendezvous is met
+    FakeGpus *wait_for = nullptr; // CPU calls join its rendezvous and wait (up to 10 s) for it
+    std::atomic<bool> cpu_arrived{false};
     std::thread::id caller;
     std::atomic<int> solo_off_caller{0}, solo_not_alone{0};
     int64_t solo_cost = INT64_MAX;
@@ -134,6 +135,9 @@ dpa_status toy_cpu(void *job, int64_t first, int64_t count, int64_t *counter)
     }
     if (t->cpu_delay_us) std::this_thread::sleep_for(std::chrono::microseconds(t->cpu_delay_us));
     if (t->wait_for) {
+        // the CPU side is one party of the rendezvous: it arrives with its first chunk in
+        // hand, so neither side can take everything before the other has started
+        if (!t->cpu_arrived.exchange(true)) t->wait_for->arrived++;
         const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
         while (t->wait_for->arrived.load() < t->wait_for->rendezvous &&
                std::chrono::steady_clock::now() < until)
@@ -324,11 +328,11 @@ TEST(EngineScheduler, EveryBackendGivesTheSameResultsOnEveryShape)
 
 TEST(EngineScheduler, HybridSharesABigBatchBetweenGpusAndCpuWorkers)
 {
-    // Both devices must be fed at once (their first units meet), and the CPU workers hold
-    // their first chunks until then: so CPU and both GPUs each get work, however slowly
-    // threads start on a loaded machine.
+    // Both devices and the CPU side meet with their first pieces of work in hand, so the CPU
+    // and both GPUs each get work however slowly threads start on a loaded machine (a fast
+    // fake GPU once drained the queue before the pool started).
     Ctx c(4, 2);
-    c.gpus.rendezvous = 2;
+    c.gpus.rendezvous = 3;
     Toy t(costs(7, 4000, 100, 1000));
     t.wait_for = &c.gpus;
     const dpa_workload w = toy_workload(1, INT64_MAX);
