@@ -50,27 +50,21 @@ int main(int argc, char **argv)
     // SeqAn, timed by the oracle itself (extension loop only)
     std::vector<xd::Result> want;
     double seqan_s = -1;
-    if (xd::oracle_path()) {
-        char in[] = "/tmp/xdrop_bench_XXXXXX";
-        FILE *f = fdopen(mkstemp(in), "w");
-        std::fprintf(f, "%d %d %d %d\n", p.match, p.mismatch, p.gap, p.xdrop);
-        for (const xd::Case &c : cs)
-            std::fprintf(f, "%s %s %d %d %d %c\n", c.q.c_str(), c.t.c_str(), c.qpos, c.tpos, c.len,
-                         c.rev ? '-' : '+');
-        std::fclose(f);
-        const std::string err = std::string(in) + ".err";
+    const std::string in = xd::oracle_path() ? xd::oracle_input(cs, p) : "";
+    if (!in.empty()) {
+        const std::string err = in + ".err";
         const std::string cmd = std::string(xd::oracle_path()) + " --time --repeat " +
                                 std::to_string(repeat) + " < " + in + " 2> " + err;
         FILE *pipe = popen(cmd.c_str(), "r");
         xd::Result r;
-        while (std::fscanf(pipe, "%ld %ld %ld %ld %ld %ld %ld", &r.score, &r.qbeg, &r.qend,
+        while (pipe && std::fscanf(pipe, "%ld %ld %ld %ld %ld %ld %ld", &r.score, &r.qbeg, &r.qend,
                            &r.tbeg, &r.tend, &r.left, &r.right) == 7)
             want.push_back(r);
-        pclose(pipe);
+        if (pipe) pclose(pipe);
         FILE *e = std::fopen(err.c_str(), "r");
         if (e && std::fscanf(e, "seqan: %*zu seeds x %*d repeats: %lf s", &seqan_s) != 1) seqan_s = -1;
         if (e) std::fclose(e);
-        std::remove(in);
+        std::remove(in.c_str());
         std::remove(err.c_str());
     }
 

@@ -131,18 +131,27 @@ inline const char *oracle_path()
                             "(install libseqan2-dev and reconfigure); nothing was compared";  \
     } while (0)
 
-// SeqAn's results for the same cases (the oracle program, via a temporary file).
-inline std::vector<Result> seqan(const std::vector<Case> &cs, const dpa_xdrop_params &p)
+// The oracle's input (the scoring line, then one case per line) in a new temporary file;
+// its path, or "" when the file could not be made.
+inline std::string oracle_input(const std::vector<Case> &cs, const dpa_xdrop_params &p)
 {
     char in[] = "/tmp/xdrop_oracle_XXXXXX";
     const int fd = mkstemp(in);
-    EXPECT_GE(fd, 0);
-    FILE *f = fdopen(fd, "w");
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : nullptr;
+    if (!f) return "";
     std::fprintf(f, "%d %d %d %d\n", p.match, p.mismatch, p.gap, p.xdrop);
     for (const Case &c : cs)
         std::fprintf(f, "%s %s %d %d %d %c\n", c.q.c_str(), c.t.c_str(), c.qpos, c.tpos, c.len,
                      c.rev ? '-' : '+');
     std::fclose(f);
+    return in;
+}
+
+// SeqAn's results for the same cases (the oracle program, via a temporary file).
+inline std::vector<Result> seqan(const std::vector<Case> &cs, const dpa_xdrop_params &p)
+{
+    const std::string in = oracle_input(cs, p);
+    EXPECT_FALSE(in.empty()) << "cannot write the oracle's input under /tmp";
     const std::string cmd = std::string(oracle_path()) + " < " + in;
     FILE *pipe = popen(cmd.c_str(), "r");
     std::vector<Result> r;
@@ -151,7 +160,7 @@ inline std::vector<Result> seqan(const std::vector<Case> &cs, const dpa_xdrop_pa
                                &x.tbeg, &x.tend, &x.left, &x.right) == 7)
         r.push_back(x);
     const int rc = pipe ? pclose(pipe) : -1;
-    unlink(in);
+    unlink(in.c_str());
     EXPECT_EQ(rc, 0) << "oracle failed: " << cmd;
     EXPECT_EQ(r.size(), cs.size()) << "oracle output is short";
     return r;
