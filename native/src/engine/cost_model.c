@@ -50,3 +50,18 @@ double dpa_cost_distance_gpu_seconds(int64_t pair_words, int64_t tiles, int32_t 
 {
     return 100e-6 + (double)tiles * 1e-6 + (double)pair_words / (10e12 * (devices > 0 ? devices : 1));
 }
+
+/* X-drop: about 0.7 G cells/s per thread for the scalar sweep (SeqAn's speed, issue 21), a
+ * SIMD kernel a few times that, plus ~200 cells' worth of set-up per seed; the estimate only
+ * has to rank CPU against GPU, and there is no GPU kernel yet. */
+double dpa_cost_xdrop_cpu_seconds(int64_t cells, int64_t seeds, int32_t threads, dpa_isa isa)
+{
+    const double per_thread = isa == DPA_ISA_SCALAR ? 0.7e9 : 2e9;
+    return ((double)cells + 200.0 * (double)seeds) / (per_thread * (threads > 0 ? threads : 1));
+}
+
+double dpa_cost_xdrop_gpu_seconds(int64_t cells, int64_t seeds, int32_t devices)
+{
+    (void)seeds;
+    return 1e-3 + (double)cells / (1e11 * (devices > 0 ? devices : 1));
+}

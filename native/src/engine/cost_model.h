@@ -23,4 +23,9 @@ double dpa_cost_sw_gpu_seconds(int64_t cells, int64_t pairs, int32_t devices);
 double dpa_cost_distance_cpu_seconds(int64_t pair_words, int32_t threads, dpa_isa isa);
 double dpa_cost_distance_gpu_seconds(int64_t pair_words, int64_t tiles, int32_t devices);
 
+/* X-drop (docs/xdrop.md): cost = the estimated band cells of each seed. No CUDA kernel yet:
+ * the GPU figure only has to rank. */
+double dpa_cost_xdrop_cpu_seconds(int64_t cells, int64_t seeds, int32_t threads, dpa_isa isa);
+double dpa_cost_xdrop_gpu_seconds(int64_t cells, int64_t seeds, int32_t devices);
+
 #endif

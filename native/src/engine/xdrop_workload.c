@@ -24,6 +24,7 @@
 #include "common/status.h"
 #include "cpu/xdrop/xdrop.h"
 #include "engine/context.h"
+#include "engine/cost_model.h"
 #include "engine/scheduler.h"
 #include "engine/sort.h"
 
@@ -50,21 +51,6 @@ static int64_t xdrop_cost(const void *arg, int64_t i)
     return (int64_t)j->keys[i].key;
 }
 
-/* About 0.7 G cells/s per thread for the scalar sweep (SeqAn's speed, issue 21), a SIMD
- * kernel a few times that; the estimate only has to rank CPU against GPU, and there is no
- * GPU kernel yet. */
-static double xdrop_cpu_seconds(int64_t cost, int64_t n, int32_t threads, dpa_isa isa)
-{
-    const double per_thread = isa == DPA_ISA_SCALAR ? 0.7e9 : 2e9;
-    return ((double)cost + 200.0 * (double)n) / (per_thread * (threads > 0 ? threads : 1));
-}
-
-static double xdrop_gpu_seconds(int64_t cost, int64_t n, int32_t devices)
-{
-    (void)n;
-    return 1e-3 + (double)cost / (1e11 * (devices > 0 ? devices : 1));
-}
-
 static dpa_status xdrop_cpu(void *arg, int64_t first, int64_t count, int64_t *cells)
 {
     xdrop_job *j = arg;
@@ -77,8 +63,8 @@ static const dpa_workload xdrop_workload = {
     .sort = xdrop_sort,
     .sort_for_one_gpu = 1,
     .cost = xdrop_cost,
-    .cpu_seconds = xdrop_cpu_seconds,
-    .gpu_seconds = xdrop_gpu_seconds,
+    .cpu_seconds = dpa_cost_xdrop_cpu_seconds,
+    .gpu_seconds = dpa_cost_xdrop_gpu_seconds,
     .chunks_per_thread = 8,
     .chunk_min_cost = 100000,
     .whole_below_cost = 200000,
