@@ -57,7 +57,10 @@ typedef enum dpa_cuda_workload_id {
     DPA_CUDA_WORKLOAD_SW = 2,
     DPA_CUDA_WORKLOAD_XDROP = 3,    /* X-drop: no entry struct yet (CPU only) */
     DPA_CUDA_WORKLOAD_DISTANCE = 4, /* genotype distance: no entry struct yet (CPU only) */
-    DPA_CUDA_WORKLOAD_COUNT = 5 /* one past the largest id */
+    DPA_CUDA_WORKLOAD_HMM_FILTER = 5, /* HMMER3 MSV/bias/Viterbi filters: reserved */
+    DPA_CUDA_WORKLOAD_PAPARA = 6,     /* PaPaRa read-vs-edge scoring: reserved */
+    DPA_CUDA_WORKLOAD_PDHMM = 7,      /* GATK partially-determined PairHMM: reserved */
+    DPA_CUDA_WORKLOAD_COUNT = 8 /* one past the largest id */
 } dpa_cuda_workload_id;
 
 typedef struct dpa_cuda_entry_header {
