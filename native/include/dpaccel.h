@@ -449,6 +449,119 @@ DPA_API dpa_status dpa_xdrop_compute(dpa_context *ctx, const dpa_xdrop_batch *ba
                                      const dpa_xdrop_params *params,
                                      const dpa_xdrop_output *output, dpa_xdrop_stats *stats);
 
+/* ------------------------------------------------------------------------------------
+ * PaPaRa 2 scoring (papara_core 2.5 semantics, see docs/papara.md)
+ *
+ * Two steps. dpa_papara_build_profiles turns a reference tree and its alignment into one
+ * ancestral profile per tree edge, enumerated in PaPaRa's order (visit_edges); then
+ * dpa_papara_score scores every read against every profile with PaPaRa's free-shift DP.
+ * Parsing (Newick, PHYLIP, FASTA) is not in this library (src/io, the CLI).
+ *
+ * Tree: num_nodes nodes; parent[i] is the parent's index or -1 for the one root; a node's
+ * children are ordered by index (Newick order); every node but the root has exactly two
+ * children or none (a tip); the root has two (merged into one edge of the summed length)
+ * or three. length[i] (>= 0, finite) is the branch to the parent; a tip names its
+ * alignment row in row[i] (distinct rows); inner nodes have row -1. Rows no tip names are
+ * ignored here (PaPaRa scores them as reads).
+ *
+ * Alignment characters (tree rows): upper or lower case of _ACMGRSVTWYHKDB-, U = T,
+ * N ? . = - (state 15). Columns whose state is 15 in every tree row are dropped.
+ *
+ * Profile site byte: bits 0-3 the parsimony state (A=1 C=2 G=4 T=8, IUPAC unions,
+ * 15 = gap), bit 4 the gap flag (PaPaRa's AUX_CGAP); bits 5-7 zero.
+ * ------------------------------------------------------------------------------------ */
+
+#define DPA_PAPARA_MAX_NODES (1 << 22)
+#define DPA_PAPARA_MAX_SITES ((int64_t)1 << 24)
+#define DPA_PAPARA_MAX_READ_LENGTH (1 << 20)
+#define DPA_PAPARA_MAX_SCORE 1000   /* |open|, |extend|, |match|, |match_cgap| at most this */
+#define DPA_PAPARA_CGAP_BIT 0x10
+
+typedef enum dpa_papara_gap_model {
+    DPA_PAPARA_GAP_PROB = 0,  /* 2-state gap likelihoods, flag = L(non-gap) < L(gap) */
+    DPA_PAPARA_GAP_CGAP = 1   /* PaPaRa -c: parsimony-like gap flags (pvec_cgap)     */
+} dpa_papara_gap_model;
+
+typedef struct dpa_papara_tree {
+    int32_t num_nodes;
+    const int32_t *parent;   /* -1 for the root */
+    const double *length;    /* branch to the parent; ignored for the root */
+    const int32_t *row;      /* tip: alignment row; inner node: -1 */
+} dpa_papara_tree;
+
+typedef struct dpa_papara_alignment {
+    int32_t num_rows;
+    int64_t num_columns;
+    const uint8_t *chars;    /* num_rows x num_columns, row-major */
+} dpa_papara_alignment;
+
+typedef struct dpa_papara_profiles {  /* caller's buffers, sized by dpa_papara_profile_shape */
+    uint8_t *sites;          /* num_edges x num_sites site bytes, edge-major */
+    int32_t *edge_nodes;     /* 2 x num_edges: the nodes each edge joins (PaPaRa's pair) */
+    int64_t *columns;        /* num_sites: the alignment column of each site */
+    double *gap_share;       /* optional (NULL): the prob model's gap share f */
+} dpa_papara_profiles;
+
+/* Checks tree and alignment; gives the edge and site counts. */
+DPA_API dpa_status dpa_papara_profile_shape(const dpa_papara_tree *tree,
+                                            const dpa_papara_alignment *alignment,
+                                            int32_t *num_edges, int64_t *num_sites);
+/* gap_model is a dpa_papara_gap_model. Needs about 2 x num_nodes x num_sites x 18 bytes
+ * of scratch for the prob model (2 for cgap). */
+DPA_API dpa_status dpa_papara_build_profiles(dpa_context *ctx, const dpa_papara_tree *tree,
+                                             const dpa_papara_alignment *alignment,
+                                             int32_t gap_model,
+                                             const dpa_papara_profiles *out);
+
+/* Scoring. Reads are state masks 1..15 (A=1 C=2 G=4 T=8); PaPaRa's read filter (drop
+ * N ? . -, keep ACGTUMRWSYKVHDB) is the caller's (docs/papara.md). For read base j and
+ * profile site i (mask a, gap flag g), max-plus with S(-1, i) = S(j, -1) = 0:
+ *   SM = S(j-1,i-1) + (read & a ? match : 0) + (g ? match_cgap : 0)
+ *   SL = max(S(j,i-1) + (g ? 0 : open), SL(j,i-1) + (g ? 0 : extend))   SL(j,-1) = -inf
+ *   SU = max(S(j-1,i) + open, SU(j-1,i) + extend)                       SU(-1,i) = -inf
+ *   S  = max(SM, SL, SU); score = max over the last read base and the last site.
+ * Best profile: the highest score, ties to the lowest profile index. */
+typedef struct dpa_papara_batch {
+    int32_t num_profiles;
+    int64_t num_sites;
+    const uint8_t *profiles;     /* num_profiles x num_sites site bytes */
+    int32_t num_reads;
+    const uint8_t *read_masks;   /* concatenated reads */
+    const int64_t *read_offsets; /* num_reads */
+    const int32_t *read_lengths; /* num_reads, each in [1, DPA_PAPARA_MAX_READ_LENGTH] */
+} dpa_papara_batch;
+
+typedef struct dpa_papara_params {
+    int32_t gap_open;    /* <= 0 (PaPaRa -3) */
+    int32_t gap_extend;  /* <= 0 (-1) */
+    int32_t match;       /* >= 0 (2) */
+    int32_t match_cgap;  /* < 0 and match + match_cgap < 0, as PaPaRa assumes (-3) */
+    int32_t backend;     /* dpa_backend for this call; -1 = the context's. No CUDA kernels
+                            yet: GPU fails with DPA_ERR_NO_DEVICE, AUTO/HYBRID run on CPU. */
+} dpa_papara_params;
+
+typedef struct dpa_papara_output {
+    int32_t *scores;        /* optional: num_reads x num_profiles, read-major */
+    int32_t *best_score;    /* num_reads */
+    int32_t *best_profile;  /* num_reads */
+    int32_t *num_tied;      /* optional: profiles scoring best_score, per read */
+} dpa_papara_output;
+
+typedef struct dpa_papara_stats {
+    int64_t cells;      /* profiles x sites x read bases */
+    int64_t gpu_tasks;
+    int32_t isa;        /* dpa_isa of the CPU kernel */
+} dpa_papara_stats;
+
+/* -3, -1, 2, -3, backend -1 (PaPaRa's defaults, -p -3:-1:2:-3). */
+DPA_API void dpa_papara_params_init(dpa_papara_params *params);
+DPA_API dpa_status dpa_papara_validate(const dpa_papara_batch *batch,
+                                       const dpa_papara_params *params);
+/* params and stats may be NULL. */
+DPA_API dpa_status dpa_papara_score(dpa_context *ctx, const dpa_papara_batch *batch,
+                                    const dpa_papara_params *params,
+                                    const dpa_papara_output *output, dpa_papara_stats *stats);
+
 #ifdef __cplusplus
 }
 #endif

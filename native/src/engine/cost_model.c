@@ -65,3 +65,18 @@ double dpa_cost_xdrop_gpu_seconds(int64_t cells, int64_t seeds, int32_t devices)
     (void)seeds;
     return 1e-3 + (double)cells / (1e11 * (devices > 0 ? devices : 1));
 }
+
+/* PaPaRa (docs/papara.md): cost = profile cells (profiles x sites x read bases). The
+ * inter-task int16 kernels do about 1 (AVX2) and 2 (AVX-512) G cells/s per thread, the
+ * scalar reference ~0.3; no CUDA kernel yet. */
+double dpa_cost_papara_cpu_seconds(int64_t cells, int64_t tasks, int32_t threads, dpa_isa isa)
+{
+    const double per_thread = isa == DPA_ISA_AVX512 ? 2e9 : isa == DPA_ISA_AVX2 ? 1e9 : 0.3e9;
+    return ((double)cells + 1000.0 * (double)tasks) / (per_thread * (threads > 0 ? threads : 1));
+}
+
+double dpa_cost_papara_gpu_seconds(int64_t cells, int64_t tasks, int32_t devices)
+{
+    (void)tasks;
+    return 1e-3 + (double)cells / (1e12 * (devices > 0 ? devices : 1));
+}

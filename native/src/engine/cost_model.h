@@ -28,4 +28,8 @@ double dpa_cost_distance_gpu_seconds(int64_t pair_words, int64_t tiles, int32_t 
 double dpa_cost_xdrop_cpu_seconds(int64_t cells, int64_t seeds, int32_t threads, dpa_isa isa);
 double dpa_cost_xdrop_gpu_seconds(int64_t cells, int64_t seeds, int32_t devices);
 
+/* PaPaRa (docs/papara.md): cost = profiles x sites x read bases. No CUDA kernel yet. */
+double dpa_cost_papara_cpu_seconds(int64_t cells, int64_t tasks, int32_t threads, dpa_isa isa);
+double dpa_cost_papara_gpu_seconds(int64_t cells, int64_t tasks, int32_t devices);
+
 #endif

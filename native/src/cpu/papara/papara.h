@@ -1,0 +1,77 @@
+/*
+ * papara.h — PaPaRa 2 scoring inside the core (docs/papara.md): the scalar reference, the
+ * inter-task AVX2 / AVX-512 kernels (one profile per int16 lane) and their selector.
+ *
+ * A kernel scores reads against one block of profiles. Blocks are prepared once per call
+ * (dpa_papara_block): site-major, lane-interleaved masks and gap flags, the tail padded
+ * with copies of the block's last profile.
+ */
+#ifndef DPA_CPU_PAPARA_H
+#define DPA_CPU_PAPARA_H
+
+#include <stdint.h>
+
+#include "dpaccel.h"
+
+/* The scalar reference: one read against one profile, int64 cells (no overflow for any
+ * validated input). scratch holds 2 x num_sites int64. */
+int32_t dpa_papara_score_ref(const uint8_t *profile, int64_t num_sites, const uint8_t *read,
+                             int32_t read_length, const dpa_papara_params *p,
+                             int64_t *scratch);
+
+/* int16 lanes are exact while every cell stays inside [-32767, 32767]: |S| <= max(|open|,
+ * |extend|, match, |match_cgap|) x (read_length + 2) (docs/papara.md derives it). */
+int dpa_papara_fits_int16(int32_t read_length, const dpa_papara_params *p);
+
+typedef struct dpa_papara_block {
+    int32_t first;       /* index of the block's first profile */
+    int32_t lanes;       /* real profiles in the block (the rest are padding) */
+    const int16_t *mask; /* num_sites x W: state masks */
+    const int16_t *gap;  /* num_sites x W: -1 where the gap flag is set, else 0 */
+} dpa_papara_block;
+
+/* Scores read against the W profiles of blk; out[lane] for lane < W. scratch holds
+ * 2 x num_sites x W int16. Only for reads that pass dpa_papara_fits_int16. */
+typedef void (*dpa_papara_block_fn)(const dpa_papara_block *blk, int64_t num_sites,
+                                    const uint8_t *read, int32_t read_length,
+                                    const dpa_papara_params *p, int16_t *scratch,
+                                    int32_t *out);
+
+typedef struct dpa_papara_ops {
+    dpa_isa isa;
+    const char *name;
+    int32_t width;              /* profiles per vector; 1 = scalar (no blocks) */
+    dpa_papara_block_fn block;  /* NULL for scalar */
+} dpa_papara_ops;
+
+#ifdef DPA_HAVE_AVX2
+void dpa_papara_block_avx2(const dpa_papara_block *blk, int64_t num_sites,
+                           const uint8_t *read, int32_t read_length,
+                           const dpa_papara_params *p, int16_t *scratch, int32_t *out);
+#endif
+#ifdef DPA_HAVE_AVX512
+void dpa_papara_block_avx512(const dpa_papara_block *blk, int64_t num_sites,
+                             const uint8_t *read, int32_t read_length,
+                             const dpa_papara_params *p, int16_t *scratch, int32_t *out);
+#endif
+
+/* Fastest kernel whose ISA bit is set in allowed_isa_mask (bit i = dpa_isa i). */
+static inline void dpa_papara_select(unsigned allowed_isa_mask, dpa_papara_ops *out)
+{
+#ifdef DPA_HAVE_AVX512
+    if (allowed_isa_mask & (1u << DPA_ISA_AVX512)) {
+        *out = (dpa_papara_ops){ DPA_ISA_AVX512, "avx512", 32, dpa_papara_block_avx512 };
+        return;
+    }
+#endif
+#ifdef DPA_HAVE_AVX2
+    if (allowed_isa_mask & (1u << DPA_ISA_AVX2)) {
+        *out = (dpa_papara_ops){ DPA_ISA_AVX2, "avx2", 16, dpa_papara_block_avx2 };
+        return;
+    }
+#endif
+    (void)allowed_isa_mask;
+    *out = (dpa_papara_ops){ DPA_ISA_SCALAR, "scalar", 1, 0 };
+}
+
+#endif

@@ -1,0 +1,22 @@
+/*
+ * papara_avx2.c — PaPaRa scoring, 16 profiles per AVX2 vector (papara_simd.h).
+ * Compiled with -mavx2 alone; reached only through dpa_papara_select.
+ */
+#include <immintrin.h>
+
+#include "cpu/papara/papara.h"
+
+#define VEC __m256i
+#define W 16
+#define SET1(x) _mm256_set1_epi16(x)
+#define LOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define STORE(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
+#define ADDS(a, b) _mm256_adds_epi16((a), (b))
+#define MAX(a, b) _mm256_max_epi16((a), (b))
+#define AND(a, b) _mm256_and_si256((a), (b))
+#define ANDNOT(a, b) _mm256_andnot_si256((a), (b))
+#define MATCHSEL(ac, bv, mv) \
+    _mm256_andnot_si256(_mm256_cmpeq_epi16(_mm256_and_si256((ac), (bv)), zero), (mv))
+#define FN dpa_papara_block_avx2
+
+#include "cpu/papara/papara_simd.h"

@@ -1,0 +1,244 @@
+/*
+ * papara_workload.c — dpa_papara_score: validate, lay the profiles out in blocks of the
+ * kernel's width, hand (block, read) tasks to the scheduler, reduce each read's best.
+ *
+ * Task t is block t / num_reads against read t % num_reads: consecutive tasks share a
+ * block, so a chunk keeps one block's profile in cache while it streams reads (PaPaRa's
+ * worker does the same, one block of 8 edges against all reads). Each task writes its
+ * block's best (score, lowest index, count) for its read at its own slot; the reduction
+ * after the run walks the blocks in profile order, so ties go to the lowest profile index
+ * whatever order the tasks ran in (scoring_results::offer).
+ *
+ * A read outside the int16 bound (dpa_papara_fits_int16) runs through the scalar
+ * reference, profile by profile, on every ISA.
+ *
+ * No CUDA kernels yet: DPA_CUDA_WORKLOAD_PAPARA has no entry in any CUDA library, so the
+ * scheduler finds no devices: GPU-forced calls fail, AUTO and HYBRID run on the CPU.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/status.h"
+#include "cpu/papara/papara.h"
+#include "engine/context.h"
+#include "engine/cost_model.h"
+#include "engine/scheduler.h"
+
+#define SCALAR_GROUP 16 /* profiles per task for the scalar kernel */
+
+typedef struct papara_job {
+    const dpa_papara_batch *batch;
+    const dpa_papara_params *params;
+    dpa_papara_ops ops;
+    int32_t width;          /* profiles per block */
+    int32_t num_blocks;
+    int16_t *mask, *gap;    /* SIMD layout: num_blocks x num_sites x width */
+    int32_t *scores;        /* caller's, or NULL */
+    int32_t *part_best, *part_idx, *part_ties; /* num_blocks x num_reads */
+} papara_job;
+
+static int64_t papara_cost(const void *arg, int64_t t)
+{
+    const papara_job *j = arg;
+    const int32_t n = j->batch->num_reads;
+    return (int64_t)j->batch->read_lengths[t % n] * j->batch->num_sites * j->width;
+}
+
+/* One block against one read with the scalar reference: lanes [first, first + lanes). */
+static void block_ref(const papara_job *j, int32_t first, int32_t lanes, int32_t read,
+                      int64_t *scratch, int32_t *out)
+{
+    const dpa_papara_batch *b = j->batch;
+    for (int32_t k = 0; k < lanes; k++)
+        out[k] = dpa_papara_score_ref(b->profiles + (int64_t)(first + k) * b->num_sites,
+                                      b->num_sites, b->read_masks + b->read_offsets[read],
+                                      b->read_lengths[read], j->params, scratch);
+}
+
+static dpa_status papara_cpu(void *arg, int64_t first, int64_t count, int64_t *cells)
+{
+    papara_job *j = arg;
+    const dpa_papara_batch *b = j->batch;
+    const int32_t W = j->width, n = b->num_reads;
+    int64_t *ref_scratch = malloc(sizeof *ref_scratch * 2 * (size_t)b->num_sites);
+    int16_t *simd_scratch =
+        j->ops.block ? malloc(sizeof *simd_scratch * 2 * (size_t)b->num_sites * (size_t)W) : NULL;
+    int32_t *out = malloc(sizeof *out * (size_t)W);
+    dpa_status st = DPA_OK;
+    if (!ref_scratch || !out || (j->ops.block && !simd_scratch)) {
+        st = dpa_fail(DPA_ERR_OUT_OF_MEMORY, "papara: out of memory for %lld sites of scratch",
+                      (long long)b->num_sites);
+        goto done;
+    }
+    for (int64_t t = first; t < first + count; t++) {
+        const int32_t blk = (int32_t)(t / n), read = (int32_t)(t % n);
+        const int32_t p0 = blk * W;
+        const int32_t lanes = b->num_profiles - p0 < W ? b->num_profiles - p0 : W;
+        const int32_t len = b->read_lengths[read];
+        if (j->ops.block && dpa_papara_fits_int16(len, j->params)) {
+            const dpa_papara_block bk = { p0, lanes, j->mask + (int64_t)blk * b->num_sites * W,
+                                          j->gap + (int64_t)blk * b->num_sites * W };
+            j->ops.block(&bk, b->num_sites, b->read_masks + b->read_offsets[read], len,
+                         j->params, simd_scratch, out);
+        } else {
+            block_ref(j, p0, lanes, read, ref_scratch, out);
+        }
+        int32_t best = out[0], idx = p0, ties = 1;
+        for (int32_t k = 1; k < lanes; k++) {
+            if (out[k] > best) {
+                best = out[k];
+                idx = p0 + k;
+                ties = 1;
+            } else if (out[k] == best) {
+                ties++;
+            }
+        }
+        const int64_t slot = (int64_t)blk * n + read;
+        j->part_best[slot] = best;
+        j->part_idx[slot] = idx;
+        j->part_ties[slot] = ties;
+        if (j->scores)
+            memcpy(j->scores + (int64_t)read * b->num_profiles + p0, out,
+                   sizeof *out * (size_t)lanes);
+        *cells += (int64_t)len * b->num_sites * lanes;
+    }
+done:
+    free(ref_scratch);
+    free(simd_scratch);
+    free(out);
+    return st;
+}
+
+static const dpa_workload papara_workload = {
+    .name = "papara",
+    .title = "PaPaRa",
+    .cuda_id = DPA_CUDA_WORKLOAD_PAPARA,
+    .sort = NULL, /* block-major order keeps a block's profiles hot; costs are similar */
+    .sort_for_one_gpu = 0,
+    .cost = papara_cost,
+    .cpu_seconds = dpa_cost_papara_cpu_seconds,
+    .gpu_seconds = dpa_cost_papara_gpu_seconds,
+    .chunks_per_thread = 8,
+    .chunk_min_cost = 1000000,
+    .whole_below_cost = 4000000,
+    .chunk_multiple = 1,
+    .solo_cost = INT64_MAX, /* scratch is linear in the sites */
+    .split_min_cost = (int64_t)1 << 30,
+    .feeders_per_gpu = 2,
+    .units_per_feeder = 2,
+    .hybrid_units_per_feeder = 8,
+    .unit_min_cost = (int64_t)1 << 26,
+    .cpu = papara_cpu,
+    .gpu = NULL, /* never called: no CUDA library has a DPA_CUDA_WORKLOAD_PAPARA entry yet */
+};
+
+/* Site-major, lane-interleaved blocks; the tail lanes repeat the last profile. */
+static void lay_out_blocks(papara_job *j)
+{
+    const dpa_papara_batch *b = j->batch;
+    const int32_t W = j->width;
+    for (int32_t blk = 0; blk < j->num_blocks; blk++) {
+        int16_t *mk = j->mask + (int64_t)blk * b->num_sites * W;
+        int16_t *gp = j->gap + (int64_t)blk * b->num_sites * W;
+        for (int32_t k = 0; k < W; k++) {
+            int32_t e = blk * W + k;
+            if (e >= b->num_profiles) e = b->num_profiles - 1;
+            const uint8_t *prof = b->profiles + (int64_t)e * b->num_sites;
+            for (int64_t i = 0; i < b->num_sites; i++) {
+                mk[i * W + k] = (int16_t)(prof[i] & 15);
+                gp[i * W + k] = (prof[i] & DPA_PAPARA_CGAP_BIT) ? -1 : 0;
+            }
+        }
+    }
+}
+
+static void reduce(const papara_job *j, const dpa_papara_output *o)
+{
+    const int32_t n = j->batch->num_reads;
+    for (int32_t r = 0; r < n; r++) {
+        int32_t best = j->part_best[r], idx = j->part_idx[r], ties = j->part_ties[r];
+        for (int32_t blk = 1; blk < j->num_blocks; blk++) {
+            const int64_t s = (int64_t)blk * n + r;
+            if (j->part_best[s] > best) {
+                best = j->part_best[s];
+                idx = j->part_idx[s];
+                ties = j->part_ties[s];
+            } else if (j->part_best[s] == best) {
+                ties += j->part_ties[s];
+            }
+        }
+        o->best_score[r] = best;
+        o->best_profile[r] = idx;
+        if (o->num_tied) o->num_tied[r] = ties;
+    }
+}
+
+DPA_API dpa_status dpa_papara_score(dpa_context *ctx, const dpa_papara_batch *batch,
+                                    const dpa_papara_params *params,
+                                    const dpa_papara_output *output, dpa_papara_stats *stats)
+{
+    if (!ctx) return dpa_fail(DPA_ERR_NULL_ARG, "dpa_papara_score: ctx is NULL");
+    dpa_papara_params defaults;
+    if (!params) {
+        dpa_papara_params_init(&defaults);
+        params = &defaults;
+    }
+    dpa_status st = dpa_papara_validate(batch, params);
+    if (st) return st;
+    if (batch->num_reads > 0 && batch->num_profiles == 0)
+        return dpa_fail(DPA_ERR_INVALID_ARG, "dpa_papara_score: %d reads but no profiles",
+                        batch->num_reads);
+    if (batch->num_reads > 0 && (!output || !output->best_score || !output->best_profile))
+        return dpa_fail(DPA_ERR_NULL_ARG,
+                        "dpa_papara_score: output, best_score or best_profile is NULL");
+    papara_job job;
+    memset(&job, 0, sizeof job);
+    job.batch = batch;
+    job.params = params;
+    dpa_papara_select(ctx->cfg.isa_mask, &job.ops);
+    job.width = job.ops.block ? job.ops.width : SCALAR_GROUP;
+    if (stats) {
+        memset(stats, 0, sizeof *stats);
+        stats->isa = job.ops.isa;
+    }
+    const int64_t n = batch->num_reads;
+    dpa_sched_call call = { 0, 0, params->backend, job.ops.isa };
+    dpa_sched_result res;
+    if (n == 0) return dpa_sched_run(ctx, &papara_workload, &job, &call, &res); /* GPU check */
+
+    job.num_blocks = (batch->num_profiles + job.width - 1) / job.width;
+    job.scores = output->scores;
+    const size_t parts = (size_t)job.num_blocks * (size_t)n;
+    job.part_best = malloc(sizeof(int32_t) * parts);
+    job.part_idx = malloc(sizeof(int32_t) * parts);
+    job.part_ties = malloc(sizeof(int32_t) * parts);
+    if (job.ops.block) {
+        const size_t cells = (size_t)job.num_blocks * (size_t)batch->num_sites * job.width;
+        job.mask = malloc(sizeof(int16_t) * cells);
+        job.gap = malloc(sizeof(int16_t) * cells);
+    }
+    if (!job.part_best || !job.part_idx || !job.part_ties ||
+        (job.ops.block && (!job.mask || !job.gap))) {
+        st = dpa_fail(DPA_ERR_OUT_OF_MEMORY, "papara: out of memory for %d profiles x %lld "
+                      "sites", batch->num_profiles, (long long)batch->num_sites);
+        goto cleanup;
+    }
+    if (job.ops.block) lay_out_blocks(&job);
+    call.tasks = (int64_t)job.num_blocks * n;
+    for (int64_t t = 0; t < call.tasks; t++) call.total_cost += papara_cost(&job, t);
+    if ((st = dpa_sched_run(ctx, &papara_workload, &job, &call, &res)) != DPA_OK) goto cleanup;
+    reduce(&job, output);
+    if (stats) {
+        int64_t cells = 0;
+        for (int32_t r = 0; r < batch->num_reads; r++) cells += batch->read_lengths[r];
+        stats->cells = cells * batch->num_sites * batch->num_profiles;
+        stats->gpu_tasks = res.gpu_tasks;
+    }
+cleanup:
+    free(job.part_best);
+    free(job.part_idx);
+    free(job.part_ties);
+    free(job.mask);
+    free(job.gap);
+    return st;
+}
