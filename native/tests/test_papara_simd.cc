@@ -1,0 +1,152 @@
+// test_papara_simd.cc — every PaPaRa ISA kernel against the scalar reference in one
+// process, on random profiles, reads and scoring parameters (fresh seed, printed), tails
+// of partial blocks included.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "papara_test_util.h"
+#include "test_util.h"
+
+extern "C" {
+#include "cpu/papara/papara.h"
+}
+
+namespace {
+
+bool have_avx2() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
+bool have_avx512()
+{
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+}
+
+struct Isa {
+    const char *name;
+    dpa_papara_block_fn fn;
+    int width;
+    bool (*supported)();
+};
+
+const Isa ISAS[] = {
+#ifdef DPA_HAVE_AVX2
+    { "avx2", dpa_papara_block_avx2, 16, have_avx2 },
+#else
+    { "avx2", nullptr, 16, have_avx2 },
+#endif
+#ifdef DPA_HAVE_AVX512
+    { "avx512", dpa_papara_block_avx512, 32, have_avx512 },
+#else
+    { "avx512", nullptr, 32, have_avx512 },
+#endif
+};
+
+class PaparaSimd : public ::testing::TestWithParam<Isa> {
+  protected:
+    void SetUp() override
+    {
+        if (!GetParam().fn) GTEST_SKIP() << GetParam().name << " kernel not compiled in";
+        if (!GetParam().supported()) GTEST_SKIP() << "this CPU lacks " << GetParam().name;
+        const char *dis = std::getenv("DPACCEL_CPU_DISABLE");
+        if (dis && *dis)
+            GTEST_SKIP() << "DPACCEL_CPU_DISABLE=" << dis << ": ISA-independent, run where it is unset";
+    }
+    // every profile of b against every read, kernel vs reference
+    void same(ppt::Batch &b, const dpa_papara_params &p)
+    {
+        const int W = GetParam().width;
+        const int64_t S = b.sites;
+        std::vector<int16_t> mask(S * W), gap(S * W), scratch(2 * S * W);
+        std::vector<int64_t> ref_scratch(2 * S);
+        std::vector<int32_t> out(W);
+        int bad = 0;
+        for (size_t p0 = 0; p0 < b.profiles.size(); p0 += W) {
+            for (int k = 0; k < W; k++) {
+                const size_t e = std::min(p0 + k, b.profiles.size() - 1);
+                for (int64_t i = 0; i < S; i++) {
+                    mask[i * W + k] = b.profiles[e][i] & 15;
+                    gap[i * W + k] = (b.profiles[e][i] & DPA_PAPARA_CGAP_BIT) ? -1 : 0;
+                }
+            }
+            const dpa_papara_block blk = { (int32_t)p0, W, mask.data(), gap.data() };
+            for (size_t r = 0; r < b.reads.size(); r++) {
+                const int32_t L = (int32_t)b.reads[r].size();
+                ASSERT_TRUE(dpa_papara_fits_int16(L, &p));
+                GetParam().fn(&blk, S, b.reads[r].data(), L, &p, scratch.data(), out.data());
+                for (int k = 0; k < W && p0 + k < b.profiles.size(); k++) {
+                    const int32_t want = dpa_papara_score_ref(b.profiles[p0 + k].data(), S,
+                                                              b.reads[r].data(), L, &p,
+                                                              ref_scratch.data());
+                    if (out[k] != want && ++bad <= 5)
+                        ADD_FAILURE() << "profile " << p0 + k << " read " << r << " (len " << L
+                                      << ", sites " << S << "): reference " << want << ", "
+                                      << GetParam().name << " " << out[k] << " (params "
+                                      << p.gap_open << ":" << p.gap_extend << ":" << p.match
+                                      << ":" << p.match_cgap << ")";
+                }
+            }
+        }
+    }
+};
+
+TEST_P(PaparaSimd, DefaultScoresRandomShapes)
+{
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed) + " (DPA_TEST_SEED to repeat)");
+    std::mt19937_64 rng(seed);
+    dpa_papara_params p;
+    dpa_papara_params_init(&p);
+    for (int round = 0; round < 12; round++) {
+        std::uniform_int_distribution<int> np(1, 70), ns(1, 300), nr(1, 6), rl(1, 150);
+        const int64_t S = ns(rng);
+        ppt::Batch b = ppt::random_batch(rng, np(rng), S, nr(rng), 1, rl(rng));
+        same(b, p);
+    }
+}
+
+TEST_P(PaparaSimd, RandomParameters)
+{
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed) + " (DPA_TEST_SEED to repeat)");
+    std::mt19937_64 rng(seed);
+    for (int round = 0; round < 12; round++) {
+        dpa_papara_params p;
+        dpa_papara_params_init(&p);
+        std::uniform_int_distribution<int> g(-6, 0), m(0, 5), c(-8, -1);
+        p.gap_open = g(rng);
+        p.gap_extend = g(rng);
+        p.match = m(rng);
+        do p.match_cgap = c(rng); while (p.match + p.match_cgap >= 0);
+        ppt::Batch b = ppt::random_batch(rng, 1 + round * 5, 1 + round * 17, 4, 1, 90, 0.3);
+        same(b, p);
+    }
+}
+
+// The longest reads the int16 bound admits at the default scores, where cells come
+// closest to the sentinel.
+TEST_P(PaparaSimd, AtTheInt16Bound)
+{
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    dpa_papara_params p;
+    dpa_papara_params_init(&p);
+    int32_t L = 1;
+    while (dpa_papara_fits_int16(L + 1, &p)) L++;
+    EXPECT_EQ(L, 32000 / 3 - 2);
+    ppt::Batch b = ppt::random_batch(rng, GetParam().width + 3, 40, 2, L, L, 0.5);
+    same(b, p);
+    // all-mismatch reads: scores walk down to their lowest
+    for (auto &r : b.reads)
+        for (auto &x : r) x = 8;
+    for (auto &pr : b.profiles)
+        for (auto &x : pr) x = 1 | DPA_PAPARA_CGAP_BIT;
+    same(b, p);
+}
+
+INSTANTIATE_TEST_SUITE_P(Isa, PaparaSimd, ::testing::ValuesIn(ISAS),
+                         [](const ::testing::TestParamInfo<Isa> &i) { return std::string(i.param.name); });
+
+}  // namespace
