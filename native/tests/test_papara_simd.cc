@@ -43,6 +43,8 @@ const Isa ISAS[] = {
 #endif
 };
 
+void PrintTo(const Isa &i, std::ostream *os) { *os << i.name; }
+
 class PaparaSimd : public ::testing::TestWithParam<Isa> {
   protected:
     void SetUp() override
@@ -58,7 +60,10 @@ class PaparaSimd : public ::testing::TestWithParam<Isa> {
     {
         const int W = GetParam().width;
         const int64_t S = b.sites;
-        std::vector<int16_t> mask(S * W), gap(S * W), scratch(2 * S * W);
+        int32_t maxlen = 0;
+        for (auto &r : b.reads) maxlen = std::max(maxlen, (int32_t)r.size());
+        std::vector<int16_t> mask(S * W), gap(S * W),
+            scratch(dpa_papara_scratch_int16(S, maxlen, W));
         std::vector<int64_t> ref_scratch(2 * S);
         std::vector<int32_t> out(W);
         int bad = 0;
@@ -99,7 +104,7 @@ TEST_P(PaparaSimd, DefaultScoresRandomShapes)
     dpa_papara_params p;
     dpa_papara_params_init(&p);
     for (int round = 0; round < 12; round++) {
-        std::uniform_int_distribution<int> np(1, 70), ns(1, 300), nr(1, 6), rl(1, 150);
+        std::uniform_int_distribution<int> np(1, 70), ns(1, 700), nr(1, 6), rl(1, 150);
         const int64_t S = ns(rng);
         ppt::Batch b = ppt::random_batch(rng, np(rng), S, nr(rng), 1, rl(rng));
         same(b, p);
@@ -136,7 +141,7 @@ TEST_P(PaparaSimd, AtTheInt16Bound)
     int32_t L = 1;
     while (dpa_papara_fits_int16(L + 1, &p)) L++;
     EXPECT_EQ(L, 32000 / 3 - 2);
-    ppt::Batch b = ppt::random_batch(rng, GetParam().width + 3, 40, 2, L, L, 0.5);
+    ppt::Batch b = ppt::random_batch(rng, GetParam().width + 3, 300, 2, L, L, 0.5);
     same(b, p);
     // all-mismatch reads: scores walk down to their lowest
     for (auto &r : b.reads)

@@ -61,8 +61,13 @@ static dpa_status papara_cpu(void *arg, int64_t first, int64_t count, int64_t *c
     const dpa_papara_batch *b = j->batch;
     const int32_t W = j->width, n = b->num_reads;
     int64_t *ref_scratch = malloc(sizeof *ref_scratch * 2 * (size_t)b->num_sites);
+    int32_t maxlen = 0;
+    for (int64_t t = first; t < first + count; t++)
+        if (b->read_lengths[t % n] > maxlen) maxlen = b->read_lengths[t % n];
     int16_t *simd_scratch =
-        j->ops.block ? malloc(sizeof *simd_scratch * 2 * (size_t)b->num_sites * (size_t)W) : NULL;
+        j->ops.block
+            ? malloc(sizeof *simd_scratch * (size_t)dpa_papara_scratch_int16(b->num_sites, maxlen, W))
+            : NULL;
     int32_t *out = malloc(sizeof *out * (size_t)W);
     dpa_status st = DPA_OK;
     if (!ref_scratch || !out || (j->ops.block && !simd_scratch)) {

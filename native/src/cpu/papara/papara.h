@@ -31,11 +31,20 @@ typedef struct dpa_papara_block {
 } dpa_papara_block;
 
 /* Scores read against the W profiles of blk; out[lane] for lane < W. scratch holds
- * 2 x num_sites x W int16. Only for reads that pass dpa_papara_fits_int16. */
+ * dpa_papara_scratch_int16() int16. Only for reads that pass dpa_papara_fits_int16. */
 typedef void (*dpa_papara_block_fn)(const dpa_papara_block *blk, int64_t num_sites,
                                     const uint8_t *read, int32_t read_length,
                                     const dpa_papara_params *p, int16_t *scratch,
                                     int32_t *out);
+
+/* Column block of the SIMD kernels (papara_simd.h) and their scratch size in int16. */
+#define DPA_PAPARA_COLB 256
+static inline int64_t dpa_papara_scratch_int16(int64_t num_sites, int32_t read_length,
+                                               int32_t width)
+{
+    const int64_t b = num_sites < DPA_PAPARA_COLB ? num_sites : DPA_PAPARA_COLB;
+    return 2 * (b + read_length) * (int64_t)width;
+}
 
 typedef struct dpa_papara_ops {
     dpa_isa isa;

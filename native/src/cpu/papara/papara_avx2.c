@@ -17,6 +17,7 @@
 #define ANDNOT(a, b) _mm256_andnot_si256((a), (b))
 #define MATCHSEL(ac, bv, mv) \
     _mm256_andnot_si256(_mm256_cmpeq_epi16(_mm256_and_si256((ac), (bv)), zero), (mv))
+#define COLB DPA_PAPARA_COLB
 #define FN dpa_papara_block_avx2
 
 #include "cpu/papara/papara_simd.h"

@@ -16,6 +16,7 @@
 #define AND(a, b) _mm512_and_si512((a), (b))
 #define ANDNOT(a, b) _mm512_andnot_si512((a), (b))
 #define MATCHSEL(ac, bv, mv) _mm512_maskz_mov_epi16(_mm512_test_epi16_mask((ac), (bv)), (mv))
+#define COLB DPA_PAPARA_COLB
 #define FN dpa_papara_block_avx512
 
 #include "cpu/papara/papara_simd.h"
