@@ -236,7 +236,7 @@ TEST(PaparaProfiles, Errors)
     const uint8_t bad[] = "AXA";
     al.chars = bad;
     EXPECT_EQ(dpa_papara_profile_shape(&tr, &al, &E, &S), DPA_ERR_INVALID_ARG);
-    EXPECT_NE(std::string(dpa_last_error()).find("row 1"), std::string::npos) << dpa_last_error();
+    EXPECT_NE(std::string(dpa_last_error()).find("row 2 (tree node 2) column 1"), std::string::npos) << dpa_last_error();
     const uint8_t gaps[] = "-N?";
     al.chars = gaps;
     EXPECT_EQ(dpa_papara_profile_shape(&tr, &al, &E, &S), DPA_ERR_INVALID_ARG);

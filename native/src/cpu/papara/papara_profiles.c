@@ -211,8 +211,8 @@ static dpa_status scan_columns(const dpa_papara_tree *tr, const dpa_papara_align
                 free(keep);
                 return dpa_fail(DPA_ERR_INVALID_ARG, "papara: alignment row %d (tree node %d) "
                                 "column %lld: byte 0x%02x is not a DNA state "
-                                "(_ACMGRSVTWYHKDB-, U, N ? .)", tr->row[i], i,
-                                (long long)c + 1, row[c]);
+                                "(_ACMGRSVTWYHKDB-, U, N ? .); rows and columns count from 1",
+                                tr->row[i] + 1, i, (long long)c + 1, row[c]);
             }
             if (s != 15) keep[c] = 1;
         }

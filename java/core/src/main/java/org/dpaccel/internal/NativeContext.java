@@ -238,6 +238,88 @@ public final class NativeContext implements AutoCloseable {
     }
 
     /**
+     * PaPaRa profile shape: edges and sites (no context needed, but checked open like the rest).
+     *
+     * @param parent parent per node
+     * @param length branch length per node
+     * @param row alignment row per tip, -1 for inner nodes
+     * @param rows alignment rows
+     * @param cols alignment columns
+     * @param chars rows x cols characters
+     * @return {edges, sites}
+     * @throws IllegalStateException if the context is closed
+     */
+    public long[] paparaShape(int[] parent, double[] length, int[] row, int rows, long cols, byte[] chars) {
+        nonNull(parent, row);
+        Objects.requireNonNull(length, "length");
+        nonNull(chars);
+        enter();
+        try {
+            return Natives.paparaShape(parent, length, row, rows, cols, chars);
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * Builds the PaPaRa profiles (see {@code PaparaReference}).
+     *
+     * @param parent parent per node
+     * @param length branch length per node
+     * @param row alignment row per tip
+     * @param rows alignment rows
+     * @param cols alignment columns
+     * @param chars the characters
+     * @param model gap model code
+     * @param sites out: edges x sites
+     * @param edgeNodes out: 2 per edge
+     * @param columns out: column per site
+     * @throws IllegalStateException if the context is closed
+     */
+    public void paparaBuild(int[] parent, double[] length, int[] row, int rows, long cols, byte[] chars, int model,
+        byte[] sites, int[] edgeNodes, long[] columns) {
+        nonNull(parent, row, edgeNodes);
+        Objects.requireNonNull(length, "length");
+        nonNull(chars);
+        nonNull(sites);
+        Objects.requireNonNull(columns, "columns");
+        long h = enter();
+        try {
+            Natives.paparaBuild(h, parent, length, row, rows, cols, chars, model, sites, edgeNodes, columns);
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * PaPaRa scoring of a packed batch.
+     *
+     * @param profiles profiles x sites bytes
+     * @param numProfiles profiles
+     * @param numSites sites
+     * @param masks reads concatenated
+     * @param lengths read lengths
+     * @param params open, extend, match, match_cgap, backend code
+     * @param scores out: reads x profiles, or null
+     * @param best out: 3 columns of n: score, profile, tied
+     * @param stats out: cells, GPU tasks, ISA code
+     * @throws IllegalStateException if the context is closed
+     */
+    public void paparaScore(byte[] profiles, int numProfiles, long numSites, byte[] masks, int[] lengths,
+        int[] params, int[] scores, int[] best, long[] stats) {
+        nonNull(profiles);
+        nonNull(masks);
+        nonNull(lengths, params, best);
+        Objects.requireNonNull(stats, "stats");
+        long h = enter();
+        try {
+            Natives.paparaScore(h, profiles, numProfiles, numSites, masks, lengths, params, scores, best, stats);
+        } finally {
+            exit();
+        }
+    }
+
+    /**
      * Whether {@link #close()} has run.
      *
      * @return true once closed

@@ -69,6 +69,21 @@ final class Natives {
     static native void xdropCompute(long handle, byte[] bases, int[] seqLengths, int[] pairs,
         int[] params, int[] out, long[] stats);
 
+    /*
+     * PaPaRa: tree as parent/length/row per node, the alignment as rows x cols characters. Shape
+     * returns {edges, sites}; build fills sites (edges x sites), edgeNodes (2 per edge) and
+     * columns; score: params {open, extend, match, match_cgap, backend}, scores reads x
+     * profiles or null, best 3 columns of n {score, profile, tied}, stats {cells, gpu, isa}.
+     */
+    static native long[] paparaShape(int[] parent, double[] length, int[] row, int rows, long cols,
+        byte[] chars);
+
+    static native void paparaBuild(long handle, int[] parent, double[] length, int[] row, int rows,
+        long cols, byte[] chars, int model, byte[] sites, int[] edgeNodes, long[] columns);
+
+    static native void paparaScore(long handle, byte[] profiles, int numProfiles, long numSites,
+        byte[] masks, int[] lengths, int[] params, int[] scores, int[] best, long[] stats);
+
     /* Called from native code, on the calling Java thread, with library log messages. */
     static void log(int level, String message) {
         Level l = level >= 3 ? Level.ERROR : level == 2 ? Level.WARNING : level == 1 ? Level.INFO : Level.DEBUG;
