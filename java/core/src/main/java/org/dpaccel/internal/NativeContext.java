@@ -249,7 +249,7 @@ public final class NativeContext implements AutoCloseable {
      * @return {edges, sites}
      * @throws IllegalStateException if the context is closed
      */
-    public long[] paparaShape(int[] parent, double[] length, int[] row, int rows, long cols, byte[] chars) {
+    public long[] paparaShape(int[] parent, double[] length, int[] row, int rows, int cols, byte[] chars) {
         nonNull(parent, row);
         Objects.requireNonNull(length, "length");
         nonNull(chars);
@@ -276,7 +276,7 @@ public final class NativeContext implements AutoCloseable {
      * @param columns out: column per site
      * @throws IllegalStateException if the context is closed
      */
-    public void paparaBuild(int[] parent, double[] length, int[] row, int rows, long cols, byte[] chars, int model,
+    public void paparaBuild(int[] parent, double[] length, int[] row, int rows, int cols, byte[] chars, int model,
         byte[] sites, int[] edgeNodes, long[] columns) {
         nonNull(parent, row, edgeNodes);
         Objects.requireNonNull(length, "length");
@@ -305,7 +305,7 @@ public final class NativeContext implements AutoCloseable {
      * @param stats out: cells, GPU tasks, ISA code
      * @throws IllegalStateException if the context is closed
      */
-    public void paparaScore(byte[] profiles, int numProfiles, long numSites, byte[] masks, int[] lengths,
+    public void paparaScore(byte[] profiles, int numProfiles, int numSites, byte[] masks, int[] lengths,
         int[] params, int[] scores, int[] best, long[] stats) {
         nonNull(profiles);
         nonNull(masks);

@@ -92,7 +92,7 @@ public final class Papara {
         if (n == 0 && backend != Backend.GPU) {
             return new PaparaResults(0, ref.numEdges(), best, scores, 0);
         }
-        ContextAccess.of(ctx).paparaScore(ref.sites, ref.numEdges(), ref.numSites(), masks, lengths, p, scores,
+        ContextAccess.of(ctx).paparaScore(ref.sites, ref.numEdges(), (int) ref.numSites(), masks, lengths, p, scores,
             best, stats);
         return new PaparaResults(n, ref.numEdges(), best, scores, stats[0]);
     }
