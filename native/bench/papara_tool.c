@@ -7,8 +7,11 @@
  *                  [--scoring O:E:M:C] [--scores] [--profiles] [--threads N]
  *                  [--backend auto|cpu|gpu|hybrid] [--time]
  *
- * Writes DIR/best.tsv (#read read_len best_score best_split n_tied; reads are the FASTA
- * reads, then the alignment rows outside the tree, as PaPaRa scores them), with --scores
+ * Writes DIR/best.tsv (#read read_len best_score best_split n_tied ref_start cigar; reads are
+ * the FASTA reads, then the alignment rows outside the tree, as PaPaRa scores them; the CIGAR
+ * of PaPaRa's traceback against the best edge over profile columns from 0-based ref_start,
+ * outer skipped columns omitted, read overhangs as I), DIR/alignment.phy (PaPaRa's
+ * papara_alignment, byte for byte), with --scores
  * DIR/scores.tsv (read x split matrix), with --profiles DIR/profiles.tsv (#edge split
  * states cgap). Each file is written under a temporary name and renamed when complete, so
  * a failed run leaves no file that looks finished. --time prints the scoring seconds and
@@ -190,17 +193,45 @@ int main(int argc, char **argv)
             if (!(split[e] = dpa_papara_split_name(&tree, sorted, ntips, edges[2 * e])))
                 return die(1, "out of memory");
         }
+    /* each read's traceback against its best edge */
+    uint8_t **ops = calloc((size_t)R, sizeof *ops);
+    int64_t *nops = calloc((size_t)R, sizeof *nops);
+    if (!ops || !nops) return die(1, "out of memory");
+    for (int32_t r = 0; r < R; r++) {
+        int32_t sc;
+        if (!(ops[r] = malloc((size_t)S + (size_t)reads.lengths[r]))) return die(1, "out of memory");
+        if ((st = dpa_papara_traceback(sites + (size_t)idx[r] * S, S,
+                                       reads.masks + reads.offsets[r], reads.lengths[r], &params,
+                                       ops[r], &nops[r], &sc)))
+            return status_exit(st);
+        if (sc != best[r]) return die(1, "internal: traceback score differs from the kernel's");
+    }
     outfile f;
     if (out_open(&f, out_dir, "best.tsv")) return 1;
-    fprintf(f.f, "#read\tread_len\tbest_score\tbest_split\tn_tied\n");
+    fprintf(f.f, "#read\tread_len\tbest_score\tbest_split\tn_tied\tref_start\tcigar\n");
     for (int32_t r = 0; r < R; r++) {
         const int32_t e = idx[r];
         if (!split[e] && !(split[e] = dpa_papara_split_name(&tree, sorted, ntips, edges[2 * e])))
             return die(1, "out of memory");
-        fprintf(f.f, "%s\t%d\t%d\t%s\t%d\n", reads.names.buf + reads.names.offset[r],
-                reads.lengths[r], best[r], split[e], ties[r]);
+        int64_t start;
+        char *cigar = dpa_papara_cigar(ops[r], nops[r], &start);
+        if (!cigar) return die(1, "out of memory");
+        fprintf(f.f, "%s\t%d\t%d\t%s\t%d\t%lld\t%s\n", reads.names.buf + reads.names.offset[r],
+                reads.lengths[r], best[r], split[e], ties[r], (long long)start, cigar);
+        free(cigar);
     }
     if (out_commit(&f)) return 1;
+    if (out_open(&f, out_dir, "alignment.phy")) return 1;
+    if ((st = dpa_papara_write_alignment(f.f, &tree, &aln, cols, S, &reads,
+                                         (const uint8_t *const *)ops, nops))) {
+        fclose(f.f);
+        remove(f.tmp);
+        return status_exit(st);
+    }
+    if (out_commit(&f)) return 1;
+    for (int32_t r = 0; r < R; r++) free(ops[r]);
+    free(ops);
+    free(nops);
     if (want_scores) {
         if (out_open(&f, out_dir, "scores.tsv")) return 1;
         fprintf(f.f, "read");

@@ -562,6 +562,21 @@ DPA_API dpa_status dpa_papara_score(dpa_context *ctx, const dpa_papara_batch *ba
                                     const dpa_papara_params *params,
                                     const dpa_papara_output *output, dpa_papara_stats *stats);
 
+/* Traceback of one read against one profile with PaPaRa's tie rules (align_freeshift_pvec),
+ * for the placements a caller keeps. ops gets num_sites + read_length bytes at most, in
+ * forward order: DPA_PAPARA_OP_M (site and read base), _D (site, no read base), _I (read
+ * base, no site); every site and every read base appear once. *score equals
+ * dpa_papara_score's for the pair. Scratch: read_length x num_sites bytes (at most
+ * DPA_PAPARA_MAX_TRACEBACK_CELLS). Single-threaded; no context needed. */
+#define DPA_PAPARA_OP_M 0
+#define DPA_PAPARA_OP_D 1
+#define DPA_PAPARA_OP_I 2
+#define DPA_PAPARA_MAX_TRACEBACK_CELLS ((int64_t)1 << 32)
+DPA_API dpa_status dpa_papara_traceback(const uint8_t *profile, int64_t num_sites,
+                                        const uint8_t *read, int32_t read_length,
+                                        const dpa_papara_params *params, uint8_t *ops,
+                                        int64_t *num_ops, int32_t *score);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,4 +1,5 @@
-// test_papara_oracle.cc — the whole pipeline (readers, per-edge profiles, scores, best edge)
+// test_papara_oracle.cc — the whole pipeline (readers, per-edge profiles, scores, best edge,
+// traceback and PaPaRa's extended alignment file, byte for byte)
 // against papara_core 2.5 itself: a harness around PaPaRa's own classes, built outside this
 // repository (docs/papara.md, "Oracle"), named by DPA_PAPARA_ORACLE. It prints PaPaRa's
 // profiles (pvec + aux per edge), the full read x edge matrix of its pvec_aligner_vec
@@ -28,6 +29,7 @@ extern "C" {
 namespace {
 
 struct Result {
+    std::string alignment; // PaPaRa's papara_alignment file
     int32_t E = 0;
     int64_t S = 0;
     std::vector<std::vector<int>> profiles, matrix;
@@ -50,13 +52,20 @@ std::string write_tmp(const std::string &dir, const char *name, const std::strin
 Result run_oracle(const std::string &dir, const ppg::Data &d, int model)
 {
     const std::string t = write_tmp(dir, "t.nwk", d.newick), a = write_tmp(dir, "a.phy", d.phylip),
-                      q = write_tmp(dir, "q.fa", d.fasta), out = dir + "/oracle.txt";
+                      q = write_tmp(dir, "q.fa", d.fasta), out = dir + "/oracle.txt",
+                      aln = dir + "/papara_alignment";
     const std::string cmd = "'" + oracle_path() + "' '" + t + "' '" + a + "' '" + q + "' " +
-                            std::to_string(model) + " > '" + out + "' 2>/dev/null";
+                            std::to_string(model) + " '" + aln + "' > '" + out + "' 2>/dev/null";
     Result r;
     if (std::system(cmd.c_str()) != 0) {
         ADD_FAILURE() << "oracle failed: " << cmd;
         return r;
+    }
+    {
+        std::ifstream ai(aln, std::ios::binary);
+        std::stringstream ss;
+        ss << ai.rdbuf();
+        r.alignment = ss.str();
     }
     std::ifstream in(out);
     std::string line;
@@ -110,11 +119,31 @@ Result run_ours(const ppg::Data &d, int model)
     std::vector<int32_t> m((size_t)q.num_reads * r.E), best(q.num_reads), idx(q.num_reads);
     dpa_papara_output o = { m.data(), best.data(), idx.data(), nullptr };
     EXPECT_EQ(dpa_papara_score(ctx, &b, nullptr, &o, nullptr), DPA_OK) << dpa_last_error();
+    std::vector<std::vector<uint8_t>> ops(q.num_reads);
+    std::vector<const uint8_t *> opp(q.num_reads);
+    std::vector<int64_t> nops(q.num_reads);
     for (int i = 0; i < q.num_reads; i++) {
         r.matrix.emplace_back(m.begin() + (size_t)i * r.E, m.begin() + (size_t)(i + 1) * r.E);
         r.best.push_back(best[i]);
         r.best_edge.push_back(idx[i]);
+        ops[i].resize(r.S + q.lengths[i]);
+        int32_t sc = 0;
+        dpa_papara_params p;
+        dpa_papara_params_init(&p);
+        EXPECT_EQ(dpa_papara_traceback(sites.data() + (size_t)idx[i] * r.S, r.S, q.masks + q.offsets[i],
+                                       q.lengths[i], &p, ops[i].data(), &nops[i], &sc), DPA_OK)
+            << dpa_last_error();
+        EXPECT_EQ(sc, best[i]) << "traceback score, read " << i;
+        opp[i] = ops[i].data();
     }
+    char *buf = nullptr;
+    size_t blen = 0;
+    FILE *mf = open_memstream(&buf, &blen);
+    EXPECT_EQ(dpa_papara_write_alignment(mf, &t, &a, cols.data(), r.S, &q, opp.data(), nops.data()), DPA_OK)
+        << dpa_last_error();
+    fclose(mf);
+    r.alignment.assign(buf, blen);
+    free(buf);
     dpa_context_destroy(ctx);
     dpa_nwk_free(&t);
     dpa_phy_free(&a);
@@ -168,6 +197,10 @@ TEST_P(PaparaOracle, ProfilesScoresAndBestEdges)
                     ADD_FAILURE() << "edge " << e << " site " << i << ": PaPaRa " << o.profiles[e][i]
                                   << ", ours " << u.profiles[e][i];
         ASSERT_EQ(u.matrix.size(), o.matrix.size());
+        EXPECT_FALSE(o.alignment.empty());
+        EXPECT_TRUE(u.alignment == o.alignment) << "papara_alignment differs:\n--- PaPaRa\n"
+                                                << o.alignment.substr(0, 3000) << "\n--- ours\n"
+                                                << u.alignment.substr(0, 3000);
         for (size_t r = 0; r < u.matrix.size(); r++) {
             EXPECT_EQ(u.matrix[r], o.matrix[r]) << "read " << r;
             EXPECT_EQ(u.best[r], o.best[r]) << "read " << r;

@@ -30,6 +30,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "dpaccel.h"
 
@@ -94,6 +95,18 @@ dpa_status dpa_reads_append(dpa_reads *a, dpa_reads *b);
 int32_t *dpa_papara_sorted_tips(const dpa_nwk_tree *tree, int32_t *num_tips);
 char *dpa_papara_split_name(const dpa_nwk_tree *tree, const int32_t *sorted_tips,
                             int32_t num_tips, int32_t a);
+
+/* Writes PaPaRa's extended alignment (its papara_alignment file, reference gaps on) for the
+ * tree rows of aln and the reads, read r placed by ops[r] (num_ops[r] ops of
+ * dpa_papara_traceback against its best edge). columns: the kept sites' columns. */
+dpa_status dpa_papara_write_alignment(FILE *f, const dpa_nwk_tree *tree,
+                                      const dpa_phy_alignment *aln, const int64_t *columns,
+                                      int64_t num_sites, const dpa_reads *reads,
+                                      const uint8_t *const *ops, const int64_t *num_ops);
+
+/* CIGAR (M/D/I) of a traceback over profile columns, the outer D runs left out; *ref_start
+ * = the 0-based first column. malloc'd; NULL on out-of-memory. */
+char *dpa_papara_cigar(const uint8_t *ops, int64_t n, int64_t *ref_start);
 
 /* Read filter: state mask of a byte, 0 for a dropped byte (N ? . -), -1 for a bad one. */
 int dpa_papara_read_mask(uint8_t c);

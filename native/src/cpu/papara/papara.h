@@ -19,6 +19,9 @@ int32_t dpa_papara_score_ref(const uint8_t *profile, int64_t num_sites, const ui
                              int32_t read_length, const dpa_papara_params *p,
                              int64_t *scratch);
 
+/* The parameter rules of dpa_papara_validate (message names the field). */
+dpa_status dpa_papara_check_params(const dpa_papara_params *p);
+
 /* int16 lanes are exact while every cell stays inside [-32767, 32767]: |S| <= max(|open|,
  * |extend|, match, |match_cgap|) x (read_length + 2) (docs/papara.md derives it). */
 int dpa_papara_fits_int16(int32_t read_length, const dpa_papara_params *p);

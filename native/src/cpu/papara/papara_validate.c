@@ -15,7 +15,7 @@ DPA_API void dpa_papara_params_init(dpa_papara_params *p)
     p->backend = -1;
 }
 
-static dpa_status check_params(const dpa_papara_params *p)
+dpa_status dpa_papara_check_params(const dpa_papara_params *p)
 {
     const int32_t M = DPA_PAPARA_MAX_SCORE;
     if (p->gap_open > 0 || p->gap_open < -M)
@@ -44,7 +44,7 @@ DPA_API dpa_status dpa_papara_validate(const dpa_papara_batch *b, const dpa_papa
 {
     if (!b) return dpa_fail(DPA_ERR_NULL_ARG, "papara: batch is NULL");
     if (!p) return dpa_fail(DPA_ERR_NULL_ARG, "papara: params is NULL");
-    dpa_status st = check_params(p);
+    dpa_status st = dpa_papara_check_params(p);
     if (st) return st;
     if (b->num_profiles < 0 || b->num_reads < 0)
         return dpa_fail(DPA_ERR_INVALID_ARG, "papara: num_profiles = %d, num_reads = %d < 0",
