@@ -6,7 +6,8 @@
  * sanitizer report; dpa_papara_score accepts exactly what dpa_papara_validate accepts;
  * a rejected call leaves the outputs untouched; on accepted batches the scalar, AVX2 and
  * AVX-512 contexts give the same matrix, best and ties, and small ones match the scalar
- * reference cell by cell.
+ * reference cell by cell, and each read's traceback against its best profile reproduces
+ * the best score with every site and read base used once.
  *
  * Build: cmake -DDPA_FUZZ=ON with clang (see .ci/run); run: fuzz_papara_batch corpus/papara_batch
  */
@@ -115,12 +116,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
         int64_t *scratch = malloc(sizeof *scratch * 2 * (size_t)S);
         if (!scratch) abort();
-        for (int32_t r = 0; r < R; r++)
+        uint8_t *ops = malloc((size_t)S + 64);
+        if (!ops) abort();
+        for (int32_t r = 0; r < R; r++) {
             for (int32_t e = 0; e < E; e++)
                 if (m[0][(size_t)r * E + e] !=
                     dpa_papara_score_ref(prof + (int64_t)e * S, S, masks + offs[r], lens[r], &p,
                                          scratch))
                     abort();
+            /* the traceback against the best profile: same score, every site and base once */
+            int64_t n = 0, sites = 0, bases = 0;
+            int32_t sc = 0;
+            if (dpa_papara_traceback(prof + (int64_t)idx[0][r] * S, S, masks + offs[r], lens[r], &p,
+                                     ops, &n, &sc))
+                abort();
+            for (int64_t k = 0; k < n; k++) {
+                if (ops[k] > DPA_PAPARA_OP_I) abort();
+                sites += ops[k] != DPA_PAPARA_OP_I;
+                bases += ops[k] != DPA_PAPARA_OP_D;
+            }
+            if (sc != best[0][r] || sites != S || bases != lens[r]) abort();
+        }
+        free(ops);
         free(scratch);
     }
     for (int k = 0; k < 3; k++) {
