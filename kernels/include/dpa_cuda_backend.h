@@ -58,7 +58,7 @@ typedef enum dpa_cuda_workload_id {
     DPA_CUDA_WORKLOAD_XDROP = 3,    /* X-drop: no entry struct yet (CPU only) */
     DPA_CUDA_WORKLOAD_DISTANCE = 4, /* genotype distance: no entry struct yet (CPU only) */
     DPA_CUDA_WORKLOAD_HMM_FILTER = 5, /* HMMER3 MSV/bias/Viterbi filters: reserved */
-    DPA_CUDA_WORKLOAD_PAPARA = 6,     /* PaPaRa read-vs-edge scoring: reserved */
+    DPA_CUDA_WORKLOAD_PAPARA = 6,     /* PaPaRa read-vs-edge scoring (dpa_cuda_papara_entry) */
     DPA_CUDA_WORKLOAD_PDHMM = 7,      /* GATK partially-determined PairHMM: reserved */
     DPA_CUDA_WORKLOAD_COUNT = 8 /* one past the largest id */
 } dpa_cuda_workload_id;
@@ -98,6 +98,18 @@ typedef struct dpa_cuda_sw_entry {
 
 /* What the host gives the backend at open: where its diagnostics go (DPACCEL_CUDA_TIMING
  * lines). log may be NULL: the backend is then silent. */
+/* PaPaRa (docs/papara.md): scores reads [first_read, first_read + num_reads) of batch against
+ * profiles [first_profile, first_profile + num_profiles); out holds num_reads x num_profiles
+ * int32, read-major, the scalar reference's values. The caller has validated batch and
+ * params (dpa_papara_validate). */
+typedef struct dpa_cuda_papara_entry {
+    dpa_cuda_entry_header header;
+    dpa_status (*run)(dpa_cuda_backend *backend, int32_t device, const dpa_papara_batch *batch,
+                      const dpa_papara_params *params, int32_t first_profile,
+                      int32_t num_profiles, int32_t first_read, int32_t num_reads,
+                      int32_t *out, char *err, size_t err_len);
+} dpa_cuda_papara_entry;
+
 typedef struct dpa_cuda_host {
     dpa_log_fn log;
     void *log_user;
@@ -137,6 +149,11 @@ static inline const dpa_cuda_sw_entry *dpa_cuda_sw_of(const dpa_cuda_ops *ops)
 }
 
 /* The one exported symbol (looked up with dlsym by the engine; tests may link it). */
+static inline const dpa_cuda_papara_entry *dpa_cuda_papara_of(const dpa_cuda_ops *ops)
+{
+    return (const dpa_cuda_papara_entry *)(const void *)ops->entry(DPA_CUDA_WORKLOAD_PAPARA);
+}
+
 const dpa_cuda_ops *dpa_cuda_get_ops(void);
 
 #ifdef __cplusplus

@@ -13,6 +13,7 @@
 #include "backend_internal.h"
 #include "pairhmm_cuda.h"
 #include "sw_cuda.h"
+#include "papara_cuda.h"
 
 /* Calls of at most this many pairs prefer the small slots. */
 #define DPA_LAT_SMALL_CALL 2048
@@ -276,6 +277,51 @@ static dpa_status be_inject_fault(dpa_cuda_backend *b, int32_t device, int32_t f
     return DPA_OK;
 }
 
+static dpa_status be_papara(dpa_cuda_backend *b, int32_t device, const dpa_papara_batch *batch,
+                            const dpa_papara_params *params, int32_t first_profile,
+                            int32_t num_profiles, int32_t first_read, int32_t num_reads,
+                            int32_t *out, char *err, size_t err_len)
+{
+    dpa_cuda_err ce = { err, err_len, 0 };
+    dpa_cuda_dev *d;
+    dpa_cuda_slot *s;
+    dpa_status status;
+    if (!b || !batch || !params || !out) return DPA_ERR_NULL_ARG;
+    if (device < 0 || device >= b->ndev) {
+        if (err && err_len)
+            snprintf(err, err_len, "dpa_cuda papara: device %d out of range [0, %d)", device, b->ndev);
+        return DPA_ERR_INVALID_ARG;
+    }
+    if (first_profile < 0 || num_profiles < 0 || first_profile + num_profiles > batch->num_profiles ||
+        first_read < 0 || num_reads < 0 || first_read + num_reads > batch->num_reads) {
+        put_err(err, err_len, "dpa_cuda papara: profile or read range outside the batch");
+        return DPA_ERR_INVALID_ARG;
+    }
+    d = &b->devs[device];
+    if (!__atomic_load_n(&d->usable, __ATOMIC_ACQUIRE)) {
+        if (err && err_len)
+            snprintf(err, err_len, "CUDA device %d was retired after a sticky error", device);
+        return DPA_ERR_DEVICE;
+    }
+    if ((status = take_fault(d, device, "papara", err, err_len)) != DPA_OK) return status;
+    if (num_profiles == 0 || num_reads == 0) return DPA_OK;
+    s = dpa_cuda_slot_acquire(d, 1);
+    status = dpa_cuda_papara_run(b, d, s, batch, params, first_profile, num_profiles, first_read,
+                                 num_reads, out, &ce);
+    if (status != DPA_OK) {
+        cudaError_t e = cudaStreamSynchronize(s->stream);
+        if (e != cudaSuccess && dpa_cuda_is_sticky(e)) ce.sticky = 1;
+        if (!ce.sticky) (void)cudaGetLastError();
+    }
+    if (ce.sticky) dpa_cuda_retire(d);
+    dpa_cuda_slot_release(d, s);
+    return status;
+}
+
+static const dpa_cuda_papara_entry papara_entry = {
+    { DPA_CUDA_WORKLOAD_PAPARA, sizeof(dpa_cuda_papara_entry) }, be_papara,
+};
+
 static const dpa_cuda_pairhmm_entry pairhmm_entry = {
     { DPA_CUDA_WORKLOAD_PAIRHMM, sizeof(dpa_cuda_pairhmm_entry) }, be_pairhmm,
 };
@@ -289,6 +335,7 @@ static const dpa_cuda_entry_header *be_entry(uint32_t id)
     switch (id) {
     case DPA_CUDA_WORKLOAD_PAIRHMM: return &pairhmm_entry.header;
     case DPA_CUDA_WORKLOAD_SW: return &sw_entry.header;
+    case DPA_CUDA_WORKLOAD_PAPARA: return &papara_entry.header;
     default: return NULL;
     }
 }

@@ -536,8 +536,7 @@ typedef struct dpa_papara_params {
     int32_t gap_extend;  /* <= 0 (-1) */
     int32_t match;       /* >= 0 (2) */
     int32_t match_cgap;  /* < 0 and match + match_cgap < 0, as PaPaRa assumes (-3) */
-    int32_t backend;     /* dpa_backend for this call; -1 = the context's. No CUDA kernels
-                            yet: GPU fails with DPA_ERR_NO_DEVICE, AUTO/HYBRID run on CPU. */
+    int32_t backend;     /* dpa_backend for this call; -1 = the context's */
 } dpa_papara_params;
 
 typedef struct dpa_papara_output {

@@ -12,9 +12,13 @@
  * A read outside the int16 bound (dpa_papara_fits_int16) runs through the scalar
  * reference, profile by profile, on every ISA.
  *
- * No CUDA kernels yet: DPA_CUDA_WORKLOAD_PAPARA has no entry in any CUDA library, so the
- * scheduler finds no devices: GPU-forced calls fail, AUTO and HYBRID run on the CPU.
+ * GPU (kernels/src/papara_*.cu, DPA_CUDA_WORKLOAD_PAPARA): a unit of tasks becomes at most
+ * three rectangles of profiles x reads (papara_gpu); the GPU writes every score of a
+ * rectangle and the same finish_task as the CPU's turns them into the block bests, so the
+ * reduction and the tie rule do not depend on the backend. On a GPU error the scheduler
+ * reruns the unit on the CPU.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +59,29 @@ static void block_ref(const papara_job *j, int32_t first, int32_t lanes, int32_t
                                       b->read_lengths[read], j->params, scratch);
 }
 
+/* A task's block best (score, lowest index, count) into its slot; its scores into the matrix. */
+static void finish_task(papara_job *j, int32_t blk, int32_t read, int32_t lanes, const int32_t *out)
+{
+    const dpa_papara_batch *b = j->batch;
+    const int32_t p0 = blk * j->width;
+    int32_t best = out[0], idx = p0, ties = 1;
+    for (int32_t k = 1; k < lanes; k++) {
+        if (out[k] > best) {
+            best = out[k];
+            idx = p0 + k;
+            ties = 1;
+        } else if (out[k] == best) {
+            ties++;
+        }
+    }
+    const int64_t slot = (int64_t)blk * b->num_reads + read;
+    j->part_best[slot] = best;
+    j->part_idx[slot] = idx;
+    j->part_ties[slot] = ties;
+    if (j->scores)
+        memcpy(j->scores + (int64_t)read * b->num_profiles + p0, out, sizeof *out * (size_t)lanes);
+}
+
 static dpa_status papara_cpu(void *arg, int64_t first, int64_t count, int64_t *cells)
 {
     papara_job *j = arg;
@@ -88,23 +115,7 @@ static dpa_status papara_cpu(void *arg, int64_t first, int64_t count, int64_t *c
         } else {
             block_ref(j, p0, lanes, read, ref_scratch, out);
         }
-        int32_t best = out[0], idx = p0, ties = 1;
-        for (int32_t k = 1; k < lanes; k++) {
-            if (out[k] > best) {
-                best = out[k];
-                idx = p0 + k;
-                ties = 1;
-            } else if (out[k] == best) {
-                ties++;
-            }
-        }
-        const int64_t slot = (int64_t)blk * n + read;
-        j->part_best[slot] = best;
-        j->part_idx[slot] = idx;
-        j->part_ties[slot] = ties;
-        if (j->scores)
-            memcpy(j->scores + (int64_t)read * b->num_profiles + p0, out,
-                   sizeof *out * (size_t)lanes);
+        finish_task(j, blk, read, lanes, out);
         *cells += (int64_t)len * b->num_sites * lanes;
     }
 done:
@@ -112,6 +123,57 @@ done:
     free(simd_scratch);
     free(out);
     return st;
+}
+
+/* One CUDA call for the blocks [b0, b1) against reads [r0, r1), then each task's finish. */
+static dpa_status gpu_rect(papara_job *j, const dpa_cuda_papara_entry *e, dpa_cuda_backend *be,
+                           int32_t device, int32_t b0, int32_t b1, int32_t r0, int32_t r1,
+                           int64_t *cells, char *err, size_t err_len)
+{
+    const dpa_papara_batch *b = j->batch;
+    const int32_t W = j->width, p0 = b0 * W;
+    const int32_t p1 = b1 * W < b->num_profiles ? b1 * W : b->num_profiles;
+    const int32_t np = p1 - p0, nr = r1 - r0;
+    if (np <= 0 || nr <= 0) return DPA_OK;
+    int32_t *out = malloc(sizeof *out * (size_t)np * (size_t)nr);
+    if (!out) {
+        snprintf(err, err_len, "papara: out of host memory for %d x %d GPU scores", nr, np);
+        return DPA_ERR_OUT_OF_MEMORY;
+    }
+    dpa_status st = e->run(be, device, b, j->params, p0, np, r0, nr, out, err, err_len);
+    if (st == DPA_OK)
+        for (int32_t r = r0; r < r1; r++) {
+            for (int32_t blk = b0; blk < b1; blk++) {
+                const int32_t q0 = blk * W - p0;
+                const int32_t lanes = b->num_profiles - blk * W < W ? b->num_profiles - blk * W : W;
+                finish_task(j, blk, r, lanes, out + (int64_t)(r - r0) * np + q0);
+            }
+            *cells += (int64_t)b->read_lengths[r] * b->num_sites * np;
+        }
+    free(out);
+    return st;
+}
+
+/* Tasks [first, first + count) are block-major: a partial first block, whole blocks, a
+ * partial last block; each is one rectangle of profiles x reads for the GPU. */
+static dpa_status papara_gpu(void *arg, const void *cuda_entry, dpa_cuda_backend *be,
+                             int32_t device, int64_t first, int64_t count, int64_t *cells,
+                             char *err, size_t err_len)
+{
+    papara_job *j = arg;
+    const dpa_cuda_papara_entry *e = cuda_entry;
+    const int32_t n = j->batch->num_reads;
+    const int64_t last = first + count; /* exclusive */
+    int32_t ba = (int32_t)(first / n), ra = (int32_t)(first % n);
+    const int32_t bz = (int32_t)(last / n), rz = (int32_t)(last % n);
+    dpa_status st;
+    if (ba == bz) return gpu_rect(j, e, be, device, ba, ba + 1, ra, rz, cells, err, err_len);
+    if (ra > 0) {
+        if ((st = gpu_rect(j, e, be, device, ba, ba + 1, ra, n, cells, err, err_len))) return st;
+        ba++;
+    }
+    if ((st = gpu_rect(j, e, be, device, ba, bz, 0, n, cells, err, err_len))) return st;
+    return gpu_rect(j, e, be, device, bz, bz + 1, 0, rz, cells, err, err_len);
 }
 
 static const dpa_workload papara_workload = {
@@ -134,7 +196,7 @@ static const dpa_workload papara_workload = {
     .hybrid_units_per_feeder = 8,
     .unit_min_cost = (int64_t)1 << 26,
     .cpu = papara_cpu,
-    .gpu = NULL, /* never called: no CUDA library has a DPA_CUDA_WORKLOAD_PAPARA entry yet */
+    .gpu = papara_gpu,
 };
 
 /* Site-major, lane-interleaved blocks; the tail lanes repeat the last profile. */

@@ -1,0 +1,144 @@
+// test_cuda_papara.cc — the CUDA PaPaRa kernel (kernels/src/papara_*.cu) against the scalar
+// reference (native/src/cpu/papara/papara_ref.c) on random profiles, reads and scoring
+// parameters (fresh seed, printed), through the backend's entry table: every score of every
+// (read, profile) pair, partial ranges, reads crossing several 16-row stripes, one read long
+// enough to split the launch by the chunk budget, and the whole engine (dpa_papara_score on
+// BACKEND_GPU and HYBRID) against the CPU. Skips loudly without a GPU.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuda_test_util.h"
+#include "papara_test_util.h"
+#include "test_util.h"
+
+extern "C" {
+#include "cpu/papara/papara.h"
+}
+
+using namespace dpa_cuda_test;
+
+namespace {
+
+class CudaPapara : public ::testing::Test {
+  protected:
+    void SetUp() override
+    {
+        DPA_REQUIRE_GPU(bk);
+        e = dpa_cuda_papara_of(bk.ops);
+        ASSERT_NE(e, nullptr) << "the CUDA library has no PaPaRa entry";
+        seed = dpa_test::test_seed();
+        rng.seed(seed);
+    }
+    // scores of reads [r0, r0 + nr) x profiles [p0, p0 + np), GPU vs reference
+    void same(ppt::Batch &b, const dpa_papara_params &p, int32_t p0, int32_t np, int32_t r0, int32_t nr)
+    {
+        dpa_papara_batch v = b.view();
+        ASSERT_EQ(dpa_papara_validate(&v, &p), DPA_OK) << dpa_last_error();
+        std::vector<int32_t> out((size_t)np * nr, -7);
+        char err[512] = "";
+        ASSERT_EQ(e->run(bk.b, 0, &v, &p, p0, np, r0, nr, out.data(), err, sizeof err), DPA_OK) << err;
+        std::vector<int64_t> scratch(2 * b.sites);
+        int bad = 0;
+        for (int32_t r = 0; r < nr; r++)
+            for (int32_t q = 0; q < np; q++) {
+                const int32_t want = dpa_papara_score_ref(b.profiles[p0 + q].data(), b.sites,
+                                                          b.reads[r0 + r].data(),
+                                                          (int32_t)b.reads[r0 + r].size(), &p, scratch.data());
+                if (out[(size_t)r * np + q] != want && ++bad <= 5)
+                    ADD_FAILURE() << "read " << r0 + r << " (len " << b.reads[r0 + r].size() << ") profile "
+                                  << p0 + q << ": reference " << want << ", GPU " << out[(size_t)r * np + q];
+            }
+    }
+    Backend bk;
+    const dpa_cuda_papara_entry *e = nullptr;
+    uint64_t seed = 0;
+    std::mt19937_64 rng;
+};
+
+#define SEED_TRACE() SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed) + " reruns it")
+
+TEST_F(CudaPapara, RandomShapesDefaultScores)
+{
+    SEED_TRACE();
+    dpa_papara_params p;
+    dpa_papara_params_init(&p);
+    for (int round = 0; round < 8; round++) {
+        std::uniform_int_distribution<int> np(1, 300), ns(1, 700), nr(1, 40), rl(1, 200);
+        ppt::Batch b = ppt::random_batch(rng, np(rng), ns(rng), nr(rng), 1, rl(rng));
+        same(b, p, 0, (int32_t)b.profiles.size(), 0, (int32_t)b.reads.size());
+    }
+}
+
+TEST_F(CudaPapara, RandomParametersAndRanges)
+{
+    SEED_TRACE();
+    for (int round = 0; round < 8; round++) {
+        dpa_papara_params p;
+        dpa_papara_params_init(&p);
+        std::uniform_int_distribution<int> g(-6, 0), m(0, 5), c(-8, -1);
+        p.gap_open = g(rng);
+        p.gap_extend = g(rng);
+        p.match = m(rng);
+        do p.match_cgap = c(rng); while (p.match + p.match_cgap >= 0);
+        ppt::Batch b = ppt::random_batch(rng, 150, 333, 20, 1, 70, 0.3);
+        same(b, p, 17, 100, 3, 15);
+    }
+}
+
+TEST_F(CudaPapara, LongReadsAndSmallChunks)
+{
+    SEED_TRACE();
+    ScopedEnv chunk("DPACCEL_CUDA_CHUNK_BYTES", "1048576"); // forces one read per launch
+    Backend small;
+    ASSERT_NE(small.b, nullptr) << small.why;
+    std::swap(bk.b, small.b);
+    dpa_papara_params p;
+    dpa_papara_params_init(&p);
+    ppt::Batch b = ppt::random_batch(rng, 40, 900, 5, 900, 3000);
+    same(b, p, 0, 40, 0, 5);
+    std::swap(bk.b, small.b);
+}
+
+// The engine: dpa_papara_score on the GPU and HYBRID equals the CPU's, matrix and best.
+TEST_F(CudaPapara, EngineGpuAndHybridEqualCpu)
+{
+    SEED_TRACE();
+    dpa_context *ctx = nullptr;
+    dpa_options o;
+    dpa_options_init(&o);
+    o.gpu_disable = 0;
+    ASSERT_EQ(dpa_context_create(&o, &ctx), DPA_OK) << dpa_last_error();
+    int32_t ndev = 0;
+    ASSERT_EQ(dpa_context_device_count(ctx, &ndev), DPA_OK);
+    if (ndev == 0) {
+        dpa_context_destroy(ctx);
+        GTEST_SKIP() << "\n*** NO USABLE GPU for the engine (DPACCEL_CUDA_LIB?): SKIPPED ***";
+    }
+    ppt::Batch b = ppt::random_batch(rng, 700, 500, 300, 50, 150);
+    dpa_papara_batch v = b.view();
+    const size_t R = b.reads.size(), E = b.profiles.size();
+    std::vector<int32_t> want(R * E), wb(R), wi(R), wt(R);
+    dpa_papara_params p;
+    dpa_papara_params_init(&p);
+    p.backend = DPA_BACKEND_CPU;
+    dpa_papara_output ow = { want.data(), wb.data(), wi.data(), wt.data() };
+    ASSERT_EQ(dpa_papara_score(ctx, &v, &p, &ow, nullptr), DPA_OK) << dpa_last_error();
+    for (int be : { DPA_BACKEND_GPU, DPA_BACKEND_HYBRID }) {
+        std::vector<int32_t> got(R * E, -7), gb(R), gi(R), gt(R);
+        dpa_papara_output og = { got.data(), gb.data(), gi.data(), gt.data() };
+        p.backend = be;
+        dpa_papara_stats st;
+        ASSERT_EQ(dpa_papara_score(ctx, &v, &p, &og, &st), DPA_OK) << dpa_last_error();
+        EXPECT_EQ(got, want) << "backend " << be;
+        EXPECT_EQ(gb, wb);
+        EXPECT_EQ(gi, wi);
+        EXPECT_EQ(gt, wt);
+        if (be == DPA_BACKEND_GPU) EXPECT_GT(st.gpu_tasks, 0);
+    }
+    dpa_context_destroy(ctx);
+}
+
+}  // namespace
