@@ -141,7 +141,7 @@ TEST_P(PaparaSimd, AtTheInt16Bound)
     int32_t L = 1;
     while (dpa_papara_fits_int16(L + 1, &p)) L++;
     EXPECT_EQ(L, 32000 / 3 - 2);
-    ppt::Batch b = ppt::random_batch(rng, GetParam().width + 3, 300, 2, L, L, 0.5);
+    ppt::Batch b = ppt::random_batch(rng, GetParam().width + 3, 120, 2, L, L, 0.5);
     same(b, p);
     // all-mismatch reads: scores walk down to their lowest
     for (auto &r : b.reads)
