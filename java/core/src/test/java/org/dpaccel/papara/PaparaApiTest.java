@@ -111,8 +111,8 @@ class PaparaApiTest {
                 Backend.GPU);
             PaparaResults c = Papara.score(ctx, ref, new byte[][] { { 1, 8 } }, PaparaParams.defaults(), true,
                 Backend.CPU);
-            for (int e = 0; e < ref.numEdges(); e++) {
-                assertEquals(c.score(0, e), g.score(0, e));
+            for (int edge = 0; edge < ref.numEdges(); edge++) {
+                assertEquals(c.score(0, edge), g.score(0, edge));
             }
         }
         assertArrayEquals(new long[] { 0 }, new long[] { Papara.score(ctx, ref, new byte[0][], PaparaParams.defaults(),
