@@ -16,6 +16,10 @@ public record PaparaParams(int gapOpen, int gapExtend, int match, int matchCgap)
     /**
      * Checks the ranges.
      *
+     * @param gapOpen gap open, -1000..0
+     * @param gapExtend gap extension, -1000..0
+     * @param match match score, 0..1000
+     * @param matchCgap score on gap-flagged sites, -1000..-1, match + matchCgap &lt; 0
      * @throws IllegalArgumentException naming the first bad value and its range
      */
     public PaparaParams {
