@@ -111,12 +111,15 @@ static const dpa_workload pairhmm_workload = {
     .solo_cost = INT64_MAX,
     /* ~0.3 s of one CPU core, ~0.1 ms of one H100 */
     .split_min_cost = (int64_t)256 * 1000 * 1000,
-    /* one feeder per GPU takes its share in one unit: the CUDA side splits, bins and
-     * overlaps internally */
-    .feeders_per_gpu = 1,
+    /* Up to four feeders per GPU, each with a unit of at least 2 G cells (~1 ms of H100
+     * float kernel): a large call's host steps (scan, pack, sort, warp plan: ~13 ms of
+     * 24 for 15.5 G cells on one thread) then overlap another unit's kernels on their own
+     * slots and streams. Calls under 4 G cells (every HaplotypeCaller region, 1m.in) stay
+     * one unit on one feeder, as before. */
+    .feeders_per_gpu = 4,
     .units_per_feeder = 1,
     .hybrid_units_per_feeder = 0,
-    .unit_min_cost = 0,
+    .unit_min_cost = (int64_t)2000 * 1000 * 1000,
     .cpu = phmm_cpu,
     .gpu = phmm_gpu,
 };
