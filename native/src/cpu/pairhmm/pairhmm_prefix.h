@@ -64,24 +64,25 @@ dpa_status dpa_phmm_prefix_f64_scalar(const dpa_phmm_pair *read, const uint8_t *
                                       const int32_t *lens, const dpa_phmm_prefix_plan *plan,
                                       double initial, double *sums);
 
-/* Kernel-contract entries (pairhmm.h) with sharing: tasks are grouped by read; the pairs
- * of one read share over its haplotypes. Same results, same float-then-double rule per
- * pair as the plain kernels of the same ISA. */
+/* dpa_phmm_prefix_fn entries (pairhmm.h): tasks are grouped by read; up to one vector of
+ * reads with the same haplotype list run together and share over those haplotypes. Same
+ * results, bit for bit, and the same float-then-double rule per pair as the plain kernel
+ * of the same ISA. */
 dpa_status dpa_phmm_compute_prefix_scalar(const dpa_pairhmm_batch *batch,
                                           const dpa_phmm_task *tasks, int64_t n,
                                           int32_t precision, double *out,
-                                          int64_t *double_recomputes);
+                                          int64_t *double_recomputes, int64_t *cells_computed);
 #ifdef DPA_HAVE_AVX2
 dpa_status dpa_phmm_compute_prefix_avx2(const dpa_pairhmm_batch *batch,
                                         const dpa_phmm_task *tasks, int64_t n,
                                         int32_t precision, double *out,
-                                        int64_t *double_recomputes);
+                                        int64_t *double_recomputes, int64_t *cells_computed);
 #endif
 #ifdef DPA_HAVE_AVX512
 dpa_status dpa_phmm_compute_prefix_avx512(const dpa_pairhmm_batch *batch,
                                           const dpa_phmm_task *tasks, int64_t n,
                                           int32_t precision, double *out,
-                                          int64_t *double_recomputes);
+                                          int64_t *double_recomputes, int64_t *cells_computed);
 #endif
 
 #endif

@@ -100,9 +100,13 @@ static int task_by_read(const void *a, const void *b)
 dpa_status dpa_phmm_compute_prefix_scalar(const dpa_pairhmm_batch *batch,
                                           const dpa_phmm_task *tasks, int64_t n,
                                           int32_t precision, double *out,
-                                          int64_t *double_recomputes)
+                                          int64_t *double_recomputes,
+                                          int64_t *cells_computed)
 {
     if (n <= 0) return DPA_OK;
+    /* the caller's MXCSR, sticky flags included, comes back on return (pow and log10
+     * below raise the precision flag); inside, double mode unless a float pass runs */
+    const dpa_fpenv caller = dpa_fpenv_enter_f64();
     dpa_status st = DPA_OK;
     dpa_phmm_task *t = malloc(sizeof *t * (size_t)n);
     const uint8_t **haps = malloc(sizeof *haps * (size_t)n);
@@ -136,19 +140,18 @@ dpa_status dpa_phmm_compute_prefix_scalar(const dpa_pairhmm_batch *batch,
         st = dpa_phmm_prefix_plan_build(haps, lens, k, (int32_t)max_slots, &plan);
         if (st == DPA_OK) {
             if (is_double) {
-                dpa_fpenv env = dpa_fpenv_enter_f64();
                 st = dpa_phmm_prefix_f64_scalar(&rp, haps, lens, &plan, DPA_PHMM_INITIAL_F64,
                                                 sums);
-                dpa_fpenv_leave(env);
             } else {
                 float *fs = (float *)sums; /* k floats fit in k doubles */
-                dpa_fpenv env = dpa_fpenv_enter_f32();
+                dpa_fpenv_enter_f32();
                 st = dpa_phmm_prefix_f32_scalar(&rp, haps, lens, &plan,
                                                 (float)DPA_PHMM_INITIAL_F32, fs);
-                dpa_fpenv_leave(env);
+                dpa_fpenv_enter_f64();
                 for (int32_t q = k - 1; q >= 0; q--) sums[q] = (double)fs[q];
             }
         }
+        if (st == DPA_OK) *cells_computed += (int64_t)rp.read_len * plan.cols_computed;
         dpa_phmm_prefix_plan_free(&plan);
         if (st) goto done;
         for (int32_t q = 0; q < k; q++) {
@@ -169,9 +172,7 @@ dpa_status dpa_phmm_compute_prefix_scalar(const dpa_pairhmm_batch *batch,
                         goto done;
                     }
                 }
-                dpa_fpenv env = dpa_fpenv_enter_f64();
                 double s = dpa_phmm_forward_f64_scalar(&pp, DPA_PHMM_INITIAL_F64, ref);
-                dpa_fpenv_leave(env);
                 out[t[a + q].out] = log10(s) - DPA_PHMM_LOG10_INITIAL_F64;
                 recomputes++;
             }
@@ -180,6 +181,7 @@ dpa_status dpa_phmm_compute_prefix_scalar(const dpa_pairhmm_batch *batch,
     }
     *double_recomputes += recomputes;
 done:
+    dpa_fpenv_leave(caller);
     free(t), free(haps), free(lens), free(sums), free(ref);
     return st;
 }

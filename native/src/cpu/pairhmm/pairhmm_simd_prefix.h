@@ -262,10 +262,26 @@ typedef struct ph_pitem {
 static int ph_pitem_cmp(const void *a, const void *b)
 {
     const ph_pitem *x = (const ph_pitem *)a, *y = (const ph_pitem *)b;
-    if (x->read_len != y->read_len) return x->read_len < y->read_len ? 1 : -1;
     if (x->read != y->read) return x->read < y->read ? -1 : 1;
     if (x->hap != y->hap) return x->hap < y->hap ? -1 : 1;
     return (x->out > y->out) - (x->out < y->out);
+}
+
+/* One read's tasks: items[start .. start + k), haplotypes ascending. */
+typedef struct ph_prow {
+    int64_t start;
+    int32_t k, first_hap, read_len, read;
+} ph_prow;
+
+/* Reads of one haplotype list together (a region's reads share its first haplotype
+ * index), longest first inside it so lane groups have similar lengths. */
+static int ph_prow_cmp(const void *a, const void *b)
+{
+    const ph_prow *x = (const ph_prow *)a, *y = (const ph_prow *)b;
+    if (x->first_hap != y->first_hap) return x->first_hap < y->first_hap ? -1 : 1;
+    if (x->k != y->k) return x->k < y->k ? -1 : 1;
+    if (x->read_len != y->read_len) return x->read_len < y->read_len ? 1 : -1;
+    return (x->read > y->read) - (x->read < y->read);
 }
 
 typedef struct PH_F32(pstate) {
@@ -306,7 +322,7 @@ static int PH_F32(preserve)(PH_F32(pstate) *ps, int32_t max_r, int32_t max_h, in
 
 dpa_status PH_PREFIX_ENTRY(const dpa_pairhmm_batch *batch, const dpa_phmm_task *tasks,
                            int64_t n, int32_t precision, double *out,
-                           int64_t *double_recomputes)
+                           int64_t *double_recomputes, int64_t *cells_computed)
 {
     if (n <= 0) return DPA_OK;
     dpa_status status = DPA_OK;
@@ -316,7 +332,7 @@ dpa_status PH_PREFIX_ENTRY(const dpa_pairhmm_batch *batch, const dpa_phmm_task *
     ph_pitem *it = (ph_pitem *)malloc((size_t)n * sizeof *it);
     dpa_phmm_task *plain = (dpa_phmm_task *)malloc((size_t)n * sizeof *plain);
     dpa_phmm_task *redo = (dpa_phmm_task *)malloc((size_t)n * sizeof *redo);
-    int64_t *rstart = (int64_t *)malloc(((size_t)n + 1) * sizeof *rstart);
+    ph_prow *rows = (ph_prow *)malloc((size_t)n * sizeof *rows);
     const uint8_t **haps = NULL;
     int32_t *lens = NULL;
     double *sums = NULL;
@@ -325,7 +341,7 @@ dpa_status PH_PREFIX_ENTRY(const dpa_pairhmm_batch *batch, const dpa_phmm_task *
     ph_tables tb;
     /* the caller's MXCSR (sticky flags included) is restored on return, as PH_ENTRY does */
     const dpa_fpenv caller = dpa_fpenv_enter_f64();
-    if (!it || !plain || !redo || !rstart) {
+    if (!it || !plain || !redo || !rows) {
         status = DPA_ERR_OUT_OF_MEMORY;
         goto done;
     }
@@ -336,18 +352,21 @@ dpa_status PH_PREFIX_ENTRY(const dpa_pairhmm_batch *batch, const dpa_phmm_task *
         it[k].out = tasks[k].out;
     }
     qsort(it, (size_t)n, sizeof *it, ph_pitem_cmp);
-    for (int64_t k = 0; k < n; k++)
-        if (k == 0 || it[k].read != it[k - 1].read) rstart[nrows++] = k;
-    rstart[nrows] = n;
+    for (int64_t k = 0; k < n; k++) {
+        if (k == 0 || it[k].read != it[k - 1].read)
+            rows[nrows++] = (ph_prow){ k, 0, it[k].hap, it[k].read_len, it[k].read };
+        rows[nrows - 1].k++;
+    }
+    qsort(rows, (size_t)nrows, sizeof *rows, ph_prow_cmp);
     ph_tables_init(&tb);
 
     for (int64_t r = 0; r < nrows;) {
         /* a block: up to W consecutive reads with the same haplotype list */
-        const int64_t a0 = rstart[r];
-        const int32_t K = (int32_t)(rstart[r + 1] - a0);
+        const int64_t a0 = rows[r].start;
+        const int32_t K = rows[r].k;
         int nl = 1;
-        while (nl < W && r + nl < nrows && rstart[r + nl + 1] - rstart[r + nl] == K) {
-            const ph_pitem *x = it + rstart[r + nl];
+        while (nl < W && r + nl < nrows && rows[r + nl].k == K) {
+            const ph_pitem *x = it + rows[r + nl].start;
             int same = 1;
             for (int32_t q = 0; q < K && same; q++) same = x[q].hap == it[a0 + q].hap;
             if (!same) break;
@@ -380,10 +399,10 @@ dpa_status PH_PREFIX_ENTRY(const dpa_pairhmm_batch *batch, const dpa_phmm_task *
             }
             double useful = 0;
             for (int l = 0; l < nl; l++)
-                useful += (double)it[rstart[r + l]].read_len * (double)plan.cols_total;
+                useful += (double)it[rows[r + l].start].read_len * (double)plan.cols_total;
             if ((double)W * max_r * (double)plan.cols_computed < PH_PREFIX_RATIO * useful) {
-                void *rows, *hcode, *rcode, *tr, *slots;
-                if (!PH_F32(preserve)(&ps, max_r, max_h, plan.nslots, (size_t)W * esz, &rows,
+                void *rowbuf, *hcode, *rcode, *tr, *slots;
+                if (!PH_F32(preserve)(&ps, max_r, max_h, plan.nslots, (size_t)W * esz, &rowbuf,
                                       &hcode, &rcode, &tr, &slots)) {
                     dpa_phmm_prefix_plan_free(&plan);
                     status = DPA_ERR_OUT_OF_MEMORY;
@@ -391,16 +410,16 @@ dpa_status PH_PREFIX_ENTRY(const dpa_pairhmm_batch *batch, const dpa_phmm_task *
                 }
                 dpa_phmm_pair rd[PH_WMAX];
                 for (int l = 0; l < nl; l++) {
-                    dpa_phmm_task t0 = { it[rstart[r + l]].read, it[rstart[r + l]].hap, 0 };
+                    dpa_phmm_task t0 = { it[rows[r + l].start].read, it[rows[r + l].start].hap, 0 };
                     rd[l] = dpa_phmm_pair_of(batch, &t0);
                 }
                 if (is_double) {
-                    PH_F64(pscratch) sc = { (double *)rows, (uint64_t *)hcode,
+                    PH_F64(pscratch) sc = { (double *)rowbuf, (uint64_t *)hcode,
                                              (uint64_t *)rcode, (double *)tr, (double *)slots };
                     shared = PH_F64(prefix_block)(rd, nl, haps, lens, &plan, &sc, &tb,
                                                   DPA_PHMM_INITIAL_F64, sums);
                 } else {
-                    PH_F32(pscratch) sc = { (float *)rows, (uint32_t *)hcode,
+                    PH_F32(pscratch) sc = { (float *)rowbuf, (uint32_t *)hcode,
                                              (uint32_t *)rcode, (float *)tr, (float *)slots };
                     float *fs = (float *)sums;
                     dpa_fpenv_enter_f32();
@@ -409,14 +428,18 @@ dpa_status PH_PREFIX_ENTRY(const dpa_pairhmm_batch *batch, const dpa_phmm_task *
                     dpa_fpenv_enter_f64();
                 }
             }
+            if (shared)
+                for (int l = 0; l < nl; l++)
+                    *cells_computed += (int64_t)it[rows[r + l].start].read_len * plan.cols_computed;
             dpa_phmm_prefix_plan_free(&plan);
         }
         for (int l = 0; l < nl; l++) {
-            const ph_pitem *x = it + rstart[r + l];
+            const ph_pitem *x = it + rows[r + l].start;
             for (int32_t q = 0; q < K; q++) {
                 const dpa_phmm_task t = { x[q].read, x[q].hap, x[q].out };
                 if (!shared) {
                     plain[nplain++] = t;
+                    *cells_computed += (int64_t)x[q].read_len * batch->hap_lengths[x[q].hap];
                 } else if (is_double) {
                     out[t.out] = log10(sums[(size_t)q * W + l]) - DPA_PHMM_LOG10_INITIAL_F64;
                 } else {
@@ -444,7 +467,7 @@ done:
     free(sums);
     free(lens);
     free((void *)haps);
-    free(rstart);
+    free(rows);
     free(redo);
     free(plain);
     free(it);
