@@ -107,6 +107,10 @@ static int bench_pairhmm(dpa_context *ctx, const char *path, int backend, int re
     printf("pairhmm %s: %lld pairs, %d regions, %.3f G cells, gpu pairs %lld\n", path,
            (long long)n, b->num_groups, cells * 1e-9, (long long)st.gpu_pairs);
     report("whole file, one call", ms, reps, cells);
+#ifdef DPA_PAIRHMM_STATS_CELLS_COMPUTED
+    printf("cells computed               %.3f G (%.1f%% of all; GCUPS above count all cells)\n",
+           (double)st.cells_computed * 1e-9, 100.0 * (double)st.cells_computed / cells);
+#endif
     printf("checksum whole file          %016llx\n",
            (unsigned long long)fnv(0xcbf29ce484222325ULL, out, sizeof *out * (size_t)n));
 

@@ -415,3 +415,63 @@ INSTANTIATE_TEST_SUITE_P(Isa, PairHmmPrefix, ::testing::ValuesIn(kCases),
                          [](const ::testing::TestParamInfo<Case> &i) { return std::string(i.param.name); });
 
 }  // namespace
+
+namespace {
+
+// Through dpa_pairhmm_compute on the CPU backend: DPACCEL_PAIRHMM_PREFIX=1 (the default)
+// and =0 give bit-identical results for several regions at 1 and 2 threads, and the stats
+// say what was computed (fewer cells with sharing, all of them without).
+TEST(PairHmmPrefixEngine, KnobOnAndOffAgreeBitwiseAndStatsCountCells)
+{
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    Batch b;
+    for (int g = 0; g < 5; g++)
+        make_region(rng, b, 4 + (int)(rng() % 12), 20 + (int)(rng() % 40), 250 + (int)(rng() % 150), 150);
+    const char *saved = getenv("DPACCEL_PAIRHMM_PREFIX");
+    const std::string keep = saved ? saved : "";
+    auto run = [&](const char *knob, int threads, int precision, dpa_pairhmm_stats *st) {
+        setenv("DPACCEL_PAIRHMM_PREFIX", knob, 1);
+        dpa_options o;
+        dpa_options_init(&o);
+        o.num_threads = threads;
+        o.backend = DPA_BACKEND_CPU;
+        dpa_context *ctx = nullptr;
+        EXPECT_EQ(dpa_context_create(&o, &ctx), DPA_OK) << dpa_last_error();
+        dpa_pairhmm_batch v = b.view();
+        std::vector<double> out((size_t)b.results(), NAN);
+        dpa_pairhmm_params p;
+        dpa_pairhmm_params_init(&p);
+        p.precision = precision;
+        EXPECT_EQ(dpa_pairhmm_compute(ctx, &v, &p, out.data(), (int64_t)out.size(), st), DPA_OK)
+            << dpa_last_error();
+        dpa_context_destroy(ctx);
+        return out;
+    };
+    for (int precision : {DPA_PRECISION_FLOAT_THEN_DOUBLE, DPA_PRECISION_DOUBLE}) {
+        dpa_pairhmm_stats off_st, on_st, on2_st;
+        std::vector<double> off = run("0", 1, precision, &off_st);
+        std::vector<double> on = run("1", 1, precision, &on_st);
+        std::vector<double> on2 = run("1", 2, precision, &on2_st);
+        ASSERT_EQ(off.size(), on.size());
+        EXPECT_EQ(std::memcmp(off.data(), on.data(), off.size() * sizeof(double)), 0);
+        EXPECT_EQ(std::memcmp(off.data(), on2.data(), off.size() * sizeof(double)), 0);
+        EXPECT_EQ(off_st.cells_computed, off_st.cells);
+        EXPECT_EQ(on_st.cells, off_st.cells);
+        EXPECT_EQ(on_st.pairs, off_st.pairs);
+        EXPECT_EQ(on_st.double_recomputes, off_st.double_recomputes);
+        EXPECT_LT(on_st.cells_computed, on_st.cells) << "nothing was shared";
+        // chunking depends on the thread count, so lane groups (and what they share) do too
+        EXPECT_LT(on2_st.cells_computed, on2_st.cells);
+        // and against the independent long-double reference (first group, read-major)
+        for (int32_t r = 0; r < b.group_reads[0]; r++)
+            for (int32_t h = 0; h < b.group_haps[0]; h++)
+                EXPECT_NEAR(on[(size_t)r * b.group_haps[0] + h],
+                            dpa_test::reference_log10(b.reads[r], b.haps[h]), 1e-5);
+    }
+    if (saved) setenv("DPACCEL_PAIRHMM_PREFIX", keep.c_str(), 1);
+    else unsetenv("DPACCEL_PAIRHMM_PREFIX");
+}
+
+}  // namespace

@@ -138,6 +138,16 @@ dpa_status dpa_phmm_compute_prefix_scalar(const dpa_pairhmm_batch *batch,
         if (max_slots > (size_t)k) max_slots = (size_t)k;
         dpa_phmm_prefix_plan plan;
         st = dpa_phmm_prefix_plan_build(haps, lens, k, (int32_t)max_slots, &plan);
+        if (st == DPA_OK && plan.cols_computed == plan.cols_total) {
+            /* nothing to share: the per-pair reference (its O(haplotype) rows, not a
+             * column of the read per checkpoint) */
+            dpa_phmm_prefix_plan_free(&plan);
+            st = dpa_phmm_compute_scalar(batch, t + a, k, precision, out, &recomputes);
+            for (int32_t q = 0; q < k; q++) *cells_computed += (int64_t)rp.read_len * lens[q];
+            if (st) goto done;
+            a = b;
+            continue;
+        }
         if (st == DPA_OK) {
             if (is_double) {
                 st = dpa_phmm_prefix_f64_scalar(&rp, haps, lens, &plan, DPA_PHMM_INITIAL_F64,
