@@ -180,7 +180,10 @@ typedef struct dpa_pairhmm_stats {
     int64_t double_recomputes;  /* pairs recomputed in double after float underflow */
     int64_t gpu_pairs;          /* pairs computed on a GPU */
     int32_t isa;                /* dpa_isa used for CPU pairs */
+    int64_t cells_computed;     /* cells evaluated: below cells when haplotype prefixes were
+                                   shared (CPU, DPACCEL_PAIRHMM_PREFIX), else = cells */
 } dpa_pairhmm_stats;
+#define DPA_PAIRHMM_STATS_CELLS_COMPUTED 1 /* the field above exists (since 2026-11-25) */
 
 DPA_API void dpa_pairhmm_params_init(dpa_pairhmm_params *params);
 /* Number of results the batch produces (sum over groups of reads*haps). */

@@ -12,6 +12,7 @@
 #include "engine/context.h"
 #include "engine/cost_model.h"
 #include "engine/entry.h"
+#include "engine/pairhmm_prefix_run.h"
 #include "engine/scheduler.h"
 #include "engine/sort.h"
 
@@ -176,6 +177,18 @@ dpa_status dpa_pairhmm_compute_ex(dpa_context *ctx, const dpa_pairhmm_batch *bat
         stats->isa = ctx->phmm.isa;
     }
     if (n == 0) return DPA_OK;
+    if (dpa_pairhmm_prefix_applies(ctx, params->backend)) {
+        int64_t rec = 0, cells = 0, computed = 0;
+        st = dpa_pairhmm_run_prefix(ctx, batch, n, params->precision, out, &rec, &cells, &computed);
+        if (st != DPA_OK) return st;
+        if (stats) {
+            stats->pairs = n;
+            stats->cells = cells;
+            stats->double_recomputes = rec;
+            stats->cells_computed = computed;
+        }
+        return DPA_OK;
+    }
     if ((uint64_t)n > SIZE_MAX / sizeof(dpa_phmm_task))
         return dpa_fail(DPA_ERR_LIMIT, "pairhmm batch: %lld pairs exceed addressable memory",
                         (long long)n);
@@ -199,6 +212,7 @@ dpa_status dpa_pairhmm_compute_ex(dpa_context *ctx, const dpa_pairhmm_batch *bat
         stats->cells = cells;
         stats->double_recomputes = res.counter;
         stats->gpu_pairs = res.gpu_tasks;
+        stats->cells_computed = cells;
     }
     return DPA_OK;
 }
