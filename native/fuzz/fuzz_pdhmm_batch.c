@@ -7,7 +7,7 @@
  * and then an odd byte that GATK rejects at SNP positions), arbitrary PD bytes, quality bytes
  * mostly 0..93 and sometimes >= 128 (negative Java bytes), lengths mostly 1..40 (sometimes 0,
  * negative or past the limit), pairs sharing sequences, the out_len, the per-call backend and
- * the kernel (AVX-512, AVX2 or scalar context). A sequence whose claimed extent would leave
+ * the row mode (GATK, GKL, invalid) and the kernel (AVX-512, AVX2 or scalar context). A sequence whose claimed extent would leave
  * the buffer gets offset -1 (validation rejects it).
  *
  * Properties: no crash or sanitizer report; compute returns OK exactly when validation passes,
@@ -98,6 +98,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dpa_pdhmm_params p;
     dpa_pdhmm_params_init(&p);
     p.backend = be < 200 ? -1 : be < 250 ? (be % 4) : (int32_t)(int8_t)be;
+    const uint8_t rk2 = take8(&c);
+    p.rows = rk2 < 120 ? 0 : rk2 < 250 ? 1 : (int32_t)(int8_t)rk2;
     const int kernel = take8(&c) % 3;
     const int64_t out_len = n > 0 ? n - (take8(&c) == 17) : 0;
 
@@ -108,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i <= MAXN; i++) out[i] = 4242.0;
     dpa_pdhmm_stats stats;
     const dpa_status st = dpa_pdhmm_compute(context(kernel), &b, &p, out, out_len, &stats);
-    const int should = valid == DPA_OK && p.backend >= -1 && p.backend <= DPA_BACKEND_HYBRID &&
+    const int should = valid == DPA_OK && (p.rows == 0 || p.rows == 1) && p.backend >= -1 && p.backend <= DPA_BACKEND_HYBRID &&
                        p.backend != DPA_BACKEND_GPU && out_len >= (n > 0 ? n : 0);
     if ((st == DPA_OK) != should) abort();
     if (st != DPA_OK) {
@@ -120,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (n <= 0) return 0;
     int32_t pairs[MAXN + 1];
     for (int32_t i = 0; i < n; i++) pairs[i] = i;
-    if (dpa_pdhmm_compute_scalar(&b, pairs, n, ref) != DPA_OK) abort();
+    if (dpa_pdhmm_compute_scalar(&b, pairs, n, p.rows, ref) != DPA_OK) abort();
     if (stats.pairs != n) abort();
     for (int32_t i = 0; i < n; i++) {
         if (memcmp(&out[i], &ref[i], sizeof(double)) != 0) abort();

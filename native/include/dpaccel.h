@@ -499,8 +499,18 @@ typedef struct dpa_pdhmm_batch {
     const int64_t *read_offsets;  /* num_pairs                                          */
     const int32_t *read_lengths;  /* num_pairs                                          */
 } dpa_pdhmm_batch;
+/* Where a row starts in GATK's column state machine. GATK's Java (4.6 and 4.7) carries the
+ * state the last column leaves into the next row's first column; GKL 0.9.1's native
+ * IntelPDHMM (what GATK 4.7's FASTEST_AVAILABLE PDHMM runs on an AVX host) starts every row
+ * NORMAL. They can differ only when a row ends inside a deletion: the haplotype's last
+ * DEL_START has no DEL_END after it (docs/pdhmm.md). */
+typedef enum dpa_pdhmm_rows {
+    DPA_PDHMM_ROWS_GATK = 0,  /* carry the state across rows: GATK's LoglessPDPairHMM */
+    DPA_PDHMM_ROWS_GKL = 1    /* every row starts NORMAL: GKL 0.9.1's IntelPDHMM */
+} dpa_pdhmm_rows;
 typedef struct dpa_pdhmm_params {
     int32_t backend;   /* dpa_backend for this call; -1 = the context's */
+    int32_t rows;      /* dpa_pdhmm_rows */
 } dpa_pdhmm_params;
 typedef struct dpa_pdhmm_stats {
     int64_t pairs;
@@ -508,7 +518,7 @@ typedef struct dpa_pdhmm_stats {
     int64_t gpu_pairs;  /* pairs computed on a GPU */
     int32_t isa;        /* dpa_isa of the CPU kernel */
 } dpa_pdhmm_stats;
-/* backend -1. */
+/* backend -1, rows DPA_PDHMM_ROWS_GATK. */
 DPA_API void dpa_pdhmm_params_init(dpa_pdhmm_params *params);
 /* Checks every field; the message names the first offending field, pair and index. */
 DPA_API dpa_status dpa_pdhmm_validate(const dpa_pdhmm_batch *batch);

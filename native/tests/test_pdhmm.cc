@@ -30,12 +30,15 @@ struct Ctx {
 };
 
 std::vector<double> compute(dpa_context *ctx, const std::vector<pdg::Case> &cs,
-                            dpa_pdhmm_stats *stats = nullptr)
+                            dpa_pdhmm_stats *stats = nullptr, int32_t rows = DPA_PDHMM_ROWS_GATK)
 {
     pdg::Batch b(cs);
     const dpa_pdhmm_batch v = b.view();
     std::vector<double> out(cs.size(), 12345.0);
-    EXPECT_EQ(dpa_pdhmm_compute(ctx, &v, nullptr, out.data(), (int64_t)out.size(), stats),
+    dpa_pdhmm_params p;
+    dpa_pdhmm_params_init(&p);
+    p.rows = rows;
+    EXPECT_EQ(dpa_pdhmm_compute(ctx, &v, &p, out.data(), (int64_t)out.size(), stats),
               DPA_OK)
         << dpa_last_error();
     return out;
@@ -98,13 +101,41 @@ TEST(Pdhmm, EveryIsaMatchesScalarThroughTheApi)
         cs.push_back(pdg::gatk_case(rng, h, r, k % 3 == 0));
     }
     Ctx scalar("avx512,avx2"), avx2("avx512"), best("");
-    const std::vector<double> a = compute(scalar.ctx, cs), b = compute(avx2.ctx, cs),
-                              c = compute(best.ctx, cs);
-    for (size_t k = 0; k < cs.size(); k++) {
-        EXPECT_EQ(std::memcmp(&a[k], &b[k], 8), 0) << "pair " << k << ": " << a[k] << " " << b[k];
-        EXPECT_EQ(std::memcmp(&a[k], &c[k], 8), 0) << "pair " << k << ": " << a[k] << " " << c[k];
-        EXPECT_TRUE(a[k] <= 0.0 || std::isnan(a[k]) == false) << a[k];
+    for (int32_t rows : { DPA_PDHMM_ROWS_GATK, DPA_PDHMM_ROWS_GKL }) {
+        const std::vector<double> a = compute(scalar.ctx, cs, nullptr, rows),
+                                  b = compute(avx2.ctx, cs, nullptr, rows),
+                                  c = compute(best.ctx, cs, nullptr, rows);
+        for (size_t k = 0; k < cs.size(); k++) {
+            EXPECT_EQ(std::memcmp(&a[k], &b[k], 8), 0) << rows << " pair " << k << ": " << a[k] << " " << b[k];
+            EXPECT_EQ(std::memcmp(&a[k], &c[k], 8), 0) << rows << " pair " << k << ": " << a[k] << " " << c[k];
+            EXPECT_FALSE(std::isnan(a[k])) << "pair " << k;
+        }
     }
+}
+
+// The two row modes can differ only when a row ends inside a deletion (the last DEL_START has
+// no DEL_END after it: GATK's Java starts the next row INSIDE_DEL, so its branch values stay 0
+// up to the row's first flag, where GKL's copy the left cells). A last base with DEL_END makes
+// the next row start AFTER_DEL, whose maxima with column 0's zeros change nothing.
+TEST(Pdhmm, RowModesDifferOnlyWhenARowEndsInsideADeletion)
+{
+    std::mt19937_64 rng(11);
+    pdg::Case c = pdg::gatk_case(rng, 40, 30, false);
+    std::fill(c.pd.begin(), c.pd.end(), 0);
+    c.pd[10] = DPA_PD_DEL_START;
+    c.pd[14] = DPA_PD_DEL_END;
+    Ctx ctx("");
+    auto both = [&](const char *what, bool differ) {
+        const double gatk = compute(ctx.ctx, { c })[0];
+        const double gkl = compute(ctx.ctx, { c }, nullptr, DPA_PDHMM_ROWS_GKL)[0];
+        if (differ) EXPECT_NE(gatk, gkl) << what;
+        else EXPECT_EQ(gatk, gkl) << what;
+    };
+    both("plain last base", false);
+    c.pd.back() = DPA_PD_DEL_END;
+    both("DEL_END on the last base", false);
+    c.pd.back() = DPA_PD_DEL_START;
+    both("DEL_START on the last base", true);
 }
 
 // Shapes and bytes the generator rarely makes: 1-base sides, quality 0 everywhere (m2m 0,
@@ -223,6 +254,10 @@ TEST_F(PdhmmErrors, NullsAndSizes)
     EXPECT_EQ(dpa_pdhmm_compute(ctx.ctx, &v, &p, out.data(), 2, nullptr), DPA_ERR_INVALID_ARG);
     p.backend = DPA_BACKEND_GPU;
     EXPECT_EQ(dpa_pdhmm_compute(ctx.ctx, &v, &p, out.data(), 2, nullptr), DPA_ERR_NO_DEVICE);
+    dpa_pdhmm_params_init(&p);
+    p.rows = 2;
+    EXPECT_EQ(dpa_pdhmm_compute(ctx.ctx, &v, &p, out.data(), 2, nullptr), DPA_ERR_INVALID_ARG);
+    EXPECT_NE(std::strstr(dpa_last_error(), "rows = 2"), nullptr) << dpa_last_error();
 }
 
 TEST_F(PdhmmErrors, Lengths)

@@ -22,6 +22,7 @@
 
 typedef struct pdhmm_job {
     const dpa_pdhmm_batch *batch;
+    int32_t rows;
     dpa_pdhmm_ops kernel;
     double *results;        /* num_pairs, copied to the caller's out on success */
     dpa_sort_item *keys;
@@ -59,7 +60,7 @@ static dpa_status pdhmm_cpu(void *arg, int64_t first, int64_t count, int64_t *co
 {
     pdhmm_job *j = arg;
     (void)counter;
-    return j->kernel.compute(j->batch, j->pairs + first, count, j->results);
+    return j->kernel.compute(j->batch, j->pairs + first, count, j->rows, j->results);
 }
 
 static const dpa_workload pdhmm_workload = {
@@ -89,6 +90,7 @@ DPA_API void dpa_pdhmm_params_init(dpa_pdhmm_params *p)
 {
     if (!p) return;
     p->backend = -1;
+    p->rows = DPA_PDHMM_ROWS_GATK;
 }
 
 DPA_API dpa_status dpa_pdhmm_compute(dpa_context *ctx, const dpa_pdhmm_batch *batch,
@@ -104,6 +106,9 @@ DPA_API dpa_status dpa_pdhmm_compute(dpa_context *ctx, const dpa_pdhmm_batch *ba
     if (params->backend < -1 || params->backend > DPA_BACKEND_HYBRID)
         return dpa_fail(DPA_ERR_INVALID_ARG, "pdhmm params: backend = %d, must be -1..3",
                         params->backend);
+    if (params->rows != DPA_PDHMM_ROWS_GATK && params->rows != DPA_PDHMM_ROWS_GKL)
+        return dpa_fail(DPA_ERR_INVALID_ARG, "pdhmm params: rows = %d, must be 0 (GATK) or 1 (GKL)",
+                        params->rows);
     dpa_status st = dpa_pdhmm_validate(batch);
     if (st) return st;
     const int32_t n = batch->num_pairs;
@@ -115,6 +120,7 @@ DPA_API dpa_status dpa_pdhmm_compute(dpa_context *ctx, const dpa_pdhmm_batch *ba
     pdhmm_job job;
     memset(&job, 0, sizeof job);
     job.batch = batch;
+    job.rows = params->rows;
     dpa_pdhmm_select(ctx->cfg.isa_mask, &job.kernel);
     if (stats) {
         memset(stats, 0, sizeof *stats);

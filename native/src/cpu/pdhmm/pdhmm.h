@@ -109,12 +109,13 @@ static inline int dpa_pdhmm_matches(uint8_t x, uint8_t y, uint8_t pd)
            ((pd & DPA_PD_SNP) && (pd & dpa_pdhmm_base_bit(x)));
 }
 
-/* Scalar reference on one pair. scratch holds DPA_PDHMM_REF_ROWS * (hap_len + 1) doubles. */
+/* Scalar reference on one pair; rows is dpa_pdhmm_rows. scratch holds DPA_PDHMM_REF_ROWS *
+ * (hap_len + 1) doubles. */
 #define DPA_PDHMM_REF_ROWS 12
-double dpa_pdhmm_log10_scalar(const dpa_pdhmm_pair *p, double *scratch);
+double dpa_pdhmm_log10_scalar(const dpa_pdhmm_pair *p, int32_t rows, double *scratch);
 
 typedef dpa_status (*dpa_pdhmm_kernel_fn)(const dpa_pdhmm_batch *batch, const int32_t *pairs,
-                                          int64_t n, double *out);
+                                          int64_t n, int32_t rows, double *out);
 
 typedef struct dpa_pdhmm_ops {
     dpa_isa isa;
@@ -123,14 +124,14 @@ typedef struct dpa_pdhmm_ops {
 } dpa_pdhmm_ops;
 
 dpa_status dpa_pdhmm_compute_scalar(const dpa_pdhmm_batch *batch, const int32_t *pairs,
-                                    int64_t n, double *out);
+                                    int64_t n, int32_t rows, double *out);
 #ifdef DPA_HAVE_AVX2
 dpa_status dpa_pdhmm_compute_avx2(const dpa_pdhmm_batch *batch, const int32_t *pairs,
-                                  int64_t n, double *out);
+                                  int64_t n, int32_t rows, double *out);
 #endif
 #ifdef DPA_HAVE_AVX512
 dpa_status dpa_pdhmm_compute_avx512(const dpa_pdhmm_batch *batch, const int32_t *pairs,
-                                    int64_t n, double *out);
+                                    int64_t n, int32_t rows, double *out);
 #endif
 
 /* Fastest kernel whose ISA bit is set in allowed_isa_mask (bit i = dpa_isa i). */

@@ -18,7 +18,8 @@
  *   AFTER_DEL (the last wins).
  *
  * s is not reset between rows: GATK declares it outside the row loop, so the state the
- * last column leaves is the first column's state in the next row. Row 0: D = 2^1020 /
+ * last column leaves is the first column's state in the next row. With rows =
+ * DPA_PDHMM_ROWS_GKL every row starts NORMAL instead, as GKL 0.9.1's native kernels do. Row 0: D = 2^1020 /
  * hap_len, everything else 0; column 0 is 0 in every matrix. Result: log10 of
  * sum_j (M[R][j] + I[R][j]) minus log10(2^1020).
  */
@@ -32,7 +33,7 @@ enum { NORMAL, INSIDE_DEL, AFTER_DEL };
 
 static double maxd(double a, double b) { return a > b ? a : b; } /* Math.max on non-NaN */
 
-double dpa_pdhmm_log10_scalar(const dpa_pdhmm_pair *p, double *scratch)
+double dpa_pdhmm_log10_scalar(const dpa_pdhmm_pair *p, int32_t rows, double *scratch)
 {
     const int32_t H = p->hap_len;
     const size_t w = (size_t)H + 1;
@@ -53,6 +54,7 @@ double dpa_pdhmm_log10_scalar(const dpa_pdhmm_pair *p, double *scratch)
         const double e = dpa_pdhmm_err(p->base_q[i - 1]);
         const double match = 1.0 - e, mismatch = e / 3.0;
         cm[0] = ci[0] = cd[0] = cbm[0] = cbi[0] = cbd[0] = 0.0;
+        if (rows == DPA_PDHMM_ROWS_GKL) s = NORMAL;
         for (int32_t j = 1; j <= H; j++) {
             double dm = pm[j - 1], di = pi[j - 1], dd = pdl[j - 1];
             double lm = cm[j - 1], ld = cd[j - 1];
@@ -103,7 +105,7 @@ double dpa_pdhmm_log10_scalar(const dpa_pdhmm_pair *p, double *scratch)
 }
 
 dpa_status dpa_pdhmm_compute_scalar(const dpa_pdhmm_batch *batch, const int32_t *pairs,
-                                    int64_t n, double *out)
+                                    int64_t n, int32_t rows, double *out)
 {
     int32_t max_hap = 0;
     for (int64_t k = 0; k < n; k++)
@@ -113,7 +115,7 @@ dpa_status dpa_pdhmm_compute_scalar(const dpa_pdhmm_batch *batch, const int32_t 
     dpa_fpenv env = dpa_fpenv_enter_f64();
     for (int64_t k = 0; k < n; k++) {
         const dpa_pdhmm_pair p = dpa_pdhmm_pair_of(batch, pairs[k]);
-        out[pairs[k]] = dpa_pdhmm_log10_scalar(&p, scratch);
+        out[pairs[k]] = dpa_pdhmm_log10_scalar(&p, rows, scratch);
     }
     dpa_fpenv_leave(env);
     free(scratch);

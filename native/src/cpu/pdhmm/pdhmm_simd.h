@@ -12,7 +12,8 @@
  * NORMAL), and in every later row a function of j and the state row 1 ends in, which is a
  * fixed point of the whole-row step (after any flagged column the state no longer depends
  * on where the row began; with none, NORMAL and INSIDE_DEL stay, AFTER_DEL cannot occur).
- * So two mask sets per lane, row 1's and the rest's, computed once per group.
+ * So two mask sets per lane, row 1's and the rest's, computed once per group. With
+ * DPA_PDHMM_ROWS_GKL (every row starts NORMAL) the rest's set is row 1's.
  *
  * Lanes of different lengths: a lane past its haplotype's end computes columns nobody
  * reads (nothing flows leftwards); past its read's end, rows nobody reads. Its result is
@@ -69,7 +70,7 @@ typedef struct PD_FN(group) {
     double *t;                                             /* 8 * PD_W, the current row */
 } PD_FN(group);
 
-static void PD_FN(prepare)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t hmax)
+static void PD_FN(prepare)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t hmax, int32_t rows)
 {
     const size_t cols = (size_t)hmax + 1;
     int64_t *const arrays[7] = { g->y, g->ymask, g->after[0], g->inside[0], g->after[1],
@@ -78,13 +79,15 @@ static void PD_FN(prepare)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t hma
     for (int l = 0; l < PD_W; l++) {
         const int32_t H = p[l].hap_len;
         int s = PD_NORMAL;
-        for (int pass = 0; pass < 2; pass++) /* row 1, then every later row */
+        for (int pass = 0; pass < 2; pass++) { /* row 1, then every later row */
+            if (rows == DPA_PDHMM_ROWS_GKL) s = PD_NORMAL;
             for (int32_t j = 1; j <= H; j++) {
                 const size_t at = (size_t)j * PD_W + l;
                 g->after[pass][at] = s == PD_AFTER ? -1 : 0;
                 g->inside[pass][at] = s == PD_INSIDE ? -1 : 0;
                 s = PD_FN(step)(s, p[l].pd[j - 1]);
             }
+        }
         for (int32_t j = 1; j <= H; j++) {
             const size_t at = (size_t)j * PD_W + l;
             g->y[at] = p[l].hap[j - 1];
@@ -202,7 +205,7 @@ static void PD_FN(group_run)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t h
 }
 
 dpa_status PD_FN(dpa_pdhmm_compute)(const dpa_pdhmm_batch *batch, const int32_t *pairs,
-                                    int64_t n, double *out)
+                                    int64_t n, int32_t rows, double *out)
 {
     int32_t hmax_all = 0;
     for (int64_t k = 0; k < n; k++)
@@ -244,7 +247,7 @@ dpa_status PD_FN(dpa_pdhmm_compute)(const dpa_pdhmm_batch *batch, const int32_t 
             if (p[l].read_len > rmax) rmax = p[l].read_len;
         }
         double res[PD_W];
-        PD_FN(prepare)(&g, p, hmax);
+        PD_FN(prepare)(&g, p, hmax, rows);
         PD_FN(group_run)(&g, p, hmax, rmax, lanes, res);
         for (int l = 0; l < lanes; l++) out[pairs[k + l]] = res[l];
     }

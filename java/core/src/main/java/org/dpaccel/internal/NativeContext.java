@@ -252,12 +252,13 @@ public final class NativeContext implements AutoCloseable {
      * @param hapStride bytes per pair in hap and pd
      * @param readStride bytes per pair in the read arrays
      * @param backend backend code, -1 = the context's
+     * @param rows 0 = GATK's row-state carry, 1 = GKL's per-row reset (dpa_pdhmm_rows)
      * @param out one log10 likelihood per pair
      * @param stats filled with pairs, cells, GPU pairs, ISA code
      * @throws IllegalStateException if the context is closed
      */
     public void pdhmmCompute(byte[] hap, byte[] pd, byte[] read, byte[] bq, byte[] iq, byte[] dq, byte[] gq,
-        long[] hapLengths, long[] readLengths, int hapStride, int readStride, int backend, double[] out,
+        long[] hapLengths, long[] readLengths, int hapStride, int readStride, int backend, int rows, double[] out,
         long[] stats) {
         nonNull(hap, pd, read, bq, iq, dq, gq);
         Objects.requireNonNull(hapLengths, "hapLengths");
@@ -267,7 +268,7 @@ public final class NativeContext implements AutoCloseable {
         long h = enter();
         try {
             Natives.pdhmmCompute(h, hap, pd, read, bq, iq, dq, gq, hapLengths, readLengths, hapStride, readStride,
-                backend, out, stats);
+                backend, rows, out, stats);
         } finally {
             exit();
         }

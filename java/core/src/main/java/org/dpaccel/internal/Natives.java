@@ -75,7 +75,7 @@ final class Natives {
      */
     static native void pdhmmCompute(long handle, byte[] hap, byte[] pd, byte[] read, byte[] bq, byte[] iq,
         byte[] dq, byte[] gq, long[] hapLengths, long[] readLengths, int hapStride, int readStride, int backend,
-        double[] out, long[] stats);
+        int rows, double[] out, long[] stats);
 
     /* Called from native code, on the calling Java thread, with library log messages. */
     static void log(int level, String message) {

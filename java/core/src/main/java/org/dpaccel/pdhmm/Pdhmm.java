@@ -32,6 +32,17 @@ public final class Pdhmm {
     }
 
     /**
+     * Where a row starts in GATK's column state machine (see docs/pdhmm.md). The two differ only
+     * when a row ends inside a deletion (the haplotype's last DEL_START has no DEL_END after it).
+     */
+    public enum Rows {
+        /** Carry the last column's state into the next row: GATK's Java LoglessPDPairHMM (4.6, 4.7). */
+        GATK,
+        /** Start every row NORMAL: GKL 0.9.1's native IntelPDHMM, which GATK 4.7 runs on AVX hosts. */
+        GKL
+    }
+
+    /**
      * The log10 likelihood of every pair, on the context's backend.
      *
      * @param ctx the context to run on
@@ -42,7 +53,7 @@ public final class Pdhmm {
      *     the native library fails
      */
     public static double[] compute(DpaContext ctx, PdhmmBatch batch) {
-        return compute(ctx, batch, null, null);
+        return compute(ctx, batch, Rows.GATK, null, null);
     }
 
     /**
@@ -51,15 +62,17 @@ public final class Pdhmm {
      *
      * @param ctx the context to run on
      * @param batch the pairs
+     * @param rows GATK's Java semantics or GKL 0.9.1's native ones
      * @param backend where to run; null for the context's backend
      * @param stats null, or an array that receives pairs, cells, GPU pairs and the ISA code
      * @return one value per pair, in pair order
      * @throws IllegalStateException if {@code ctx} is closed
      * @throws DpaccelException if the batch is invalid or the native library fails
      */
-    public static double[] compute(DpaContext ctx, PdhmmBatch batch, Backend backend, long[] stats) {
+    public static double[] compute(DpaContext ctx, PdhmmBatch batch, Rows rows, Backend backend, long[] stats) {
         Objects.requireNonNull(ctx, "ctx");
         Objects.requireNonNull(batch, "batch");
+        Objects.requireNonNull(rows, "rows");
         int n = batch.size();
         double[] out = new double[n];
         if (n == 0 && backend != Backend.GPU) {
@@ -67,7 +80,8 @@ public final class Pdhmm {
         }
         ContextAccess.of(ctx).pdhmmCompute(batch.hapBases, batch.hapPdBases, batch.readBases, batch.readQuals,
             batch.insQuals, batch.delQuals, batch.gcpQuals, batch.hapLengths, batch.readLengths, batch.hapStride,
-            batch.readStride, backend == null ? -1 : backend.code(), out, stats == null ? new long[4] : stats);
+            batch.readStride, backend == null ? -1 : backend.code(), rows.ordinal(), out,
+            stats == null ? new long[4] : stats);
         return out;
     }
 }
