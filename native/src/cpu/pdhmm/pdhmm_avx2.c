@@ -8,6 +8,7 @@
 #define PD_W 4
 #define PD_FN(x) x##_avx2
 #define PD_VEC __m256d
+#define PD_IVEC __m256i
 #define PD_MASK __m256d
 #define PD_LOAD(p) _mm256_loadu_pd(p)
 #define PD_STORE(p, v) _mm256_storeu_pd((p), (v))
@@ -21,8 +22,8 @@
 #define PD_PRIOR(x, xb, y, ym, match, mismatch)                                             \
     _mm256_blendv_pd((mismatch), (match),                                                   \
                      _mm256_castsi256_pd(_mm256_or_si256(                                   \
-                         _mm256_cmpeq_epi64(PD_LOADI(x), PD_LOADI(y)),                      \
-                         _mm256_xor_si256(_mm256_cmpeq_epi64(_mm256_and_si256(PD_LOADI(xb), \
+                         _mm256_cmpeq_epi64((x), PD_LOADI(y)),                      \
+                         _mm256_xor_si256(_mm256_cmpeq_epi64(_mm256_and_si256((xb), \
                                                                               PD_LOADI(ym)), \
                                                              _mm256_setzero_si256()),       \
                                           _mm256_set1_epi64x(-1)))))

@@ -9,6 +9,7 @@
 #define PD_W 8
 #define PD_FN(x) x##_avx512
 #define PD_VEC __m512d
+#define PD_IVEC __m512i
 #define PD_MASK __mmask8
 #define PD_LOAD(p) _mm512_loadu_pd(p)
 #define PD_STORE(p, v) _mm512_storeu_pd((p), (v))
@@ -20,8 +21,8 @@
 #define PD_MASK_OF(p) _mm512_test_epi64_mask(PD_LOADI(p), PD_LOADI(p))
 #define PD_BLEND(m, a, b) _mm512_mask_blend_pd((m), (a), (b))
 #define PD_PRIOR(x, xb, y, ym, match, mismatch)                                             \
-    _mm512_mask_blend_pd((__mmask8)(_mm512_cmpeq_epi64_mask(PD_LOADI(x), PD_LOADI(y)) |     \
-                                    _mm512_test_epi64_mask(PD_LOADI(xb), PD_LOADI(ym))),    \
+    _mm512_mask_blend_pd((__mmask8)(_mm512_cmpeq_epi64_mask((x), PD_LOADI(y)) |             \
+                                    _mm512_test_epi64_mask((xb), PD_LOADI(ym))),            \
                          (mismatch), (match))
 
 #include "cpu/pdhmm/pdhmm_simd.h"

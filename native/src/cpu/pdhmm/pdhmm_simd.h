@@ -25,8 +25,9 @@
  *   PD_LOAD/STORE   unaligned double loads and stores;  PD_SET1, PD_ADD, PD_MUL, PD_MAX
  *   PD_MASK_OF(p)   mask from PD_W int64 words (all ones / zero) at p
  *   PD_BLEND(m,a,b) m ? b : a per lane
+ *   PD_IVEC, PD_LOADI  int64 vector and its unaligned load
  *   PD_PRIOR(x, xbit, y, ymask, match, mismatch)  per lane: x == y || (xbit & ymask) ?
- *                   match : mismatch, all four int64 vectors at pointers
+ *                   match : mismatch; x, xbit int64 vectors, y, ymask pointers to them
  */
 #include <stdlib.h>
 #include <string.h>
@@ -62,12 +63,44 @@ static int PD_FN(step)(int s, uint8_t pd)
     return s;
 }
 
+/* Per call memo of the per-quality constants (the same functions as the reference, so the
+ * same bits): 10^(-q/10) for each quality byte, and m2m for recently seen (ins, del) pairs in
+ * a direct-mapped cache (GATK's GOPs take few values). Without it the transcendentals of
+ * each row's constants cost a third of a 350-column row. */
+typedef struct PD_FN(memo) {
+    double err[128];
+    uint8_t have_err[128];
+    uint16_t m2m_key[256]; /* ins << 7 | del, plus 1 (0 = empty) */
+    double m2m[256];
+} PD_FN(memo);
+
+static inline double PD_FN(err)(PD_FN(memo) *m, uint8_t q)
+{
+    if (!m->have_err[q]) {
+        m->err[q] = dpa_pdhmm_err(q);
+        m->have_err[q] = 1;
+    }
+    return m->err[q];
+}
+
+static inline double PD_FN(m2m)(PD_FN(memo) *m, uint8_t ins, uint8_t del)
+{
+    const uint16_t key = (uint16_t)((ins << 7 | del) + 1);
+    const unsigned slot = (unsigned)(ins * 31u + del) & 255u;
+    if (m->m2m_key[slot] != key) {
+        m->m2m[slot] = dpa_pdhmm_m2m(ins, del);
+        m->m2m_key[slot] = key;
+    }
+    return m->m2m[slot];
+}
+
 /* Per group scratch: columns hold PD_W int64 or double words each. */
 typedef struct PD_FN(group) {
     int64_t *y, *ymask, *after[2], *inside[2], *delend; /* (hmax + 1) * PD_W */
     double *m, *ins, *del, *bm, *bi, *bd;                  /* (hmax + 1) * PD_W */
     int64_t *x, *xbit;                                     /* PD_W, the current row */
     double *t;                                             /* 8 * PD_W, the current row */
+    PD_FN(memo) memo;
 } PD_FN(group);
 
 static void PD_FN(prepare)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t hmax, int32_t rows)
@@ -105,8 +138,15 @@ static void PD_FN(row_constants)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32
         double t[6] = { 0, 0, 0, 0, 0, 0 }, match = 0, mismatch = 0;
         int64_t x = 0, xb = 0;
         if (i <= p[l].read_len) {
-            dpa_pdhmm_transitions(&p[l], i - 1, t);
-            const double e = dpa_pdhmm_err(p[l].base_q[i - 1]);
+            /* dpa_pdhmm_transitions, through the memo */
+            const double eg = PD_FN(err)(&g->memo, p[l].gcp_q[i - 1]);
+            t[DPA_PD_MM] = PD_FN(m2m)(&g->memo, p[l].ins_q[i - 1], p[l].del_q[i - 1]);
+            t[DPA_PD_GM] = 1.0 - eg;
+            t[DPA_PD_MI] = PD_FN(err)(&g->memo, p[l].ins_q[i - 1]);
+            t[DPA_PD_II] = eg;
+            t[DPA_PD_MD] = PD_FN(err)(&g->memo, p[l].del_q[i - 1]);
+            t[DPA_PD_DD] = eg;
+            const double e = PD_FN(err)(&g->memo, p[l].base_q[i - 1]);
             match = 1.0 - e;
             mismatch = e / 3.0;
             x = p[l].read[i - 1];
@@ -139,6 +179,7 @@ static void PD_FN(group_run)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t h
         const PD_VEC mi = PD_LOAD(g->t + DPA_PD_MI * PD_W), ii = PD_LOAD(g->t + DPA_PD_II * PD_W);
         const PD_VEC md = PD_LOAD(g->t + DPA_PD_MD * PD_W), dd = PD_LOAD(g->t + DPA_PD_DD * PD_W);
         const PD_VEC match = PD_LOAD(g->t + 6 * PD_W), mismatch = PD_LOAD(g->t + 7 * PD_W);
+        const PD_IVEC rx = PD_LOADI(g->x), rxbit = PD_LOADI(g->xbit);
         /* diagonal (row i-1, column j-1) and left (row i, column j-1) values */
         PD_VEC d_m = PD_LOAD(g->m), d_i = PD_LOAD(g->ins), d_d = PD_LOAD(g->del);
         PD_VEC d_bm = PD_LOAD(g->bm), d_bi = PD_LOAD(g->bi), d_bd = PD_LOAD(g->bd);
@@ -168,7 +209,7 @@ static void PD_FN(group_run)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t h
             const PD_VEC dd_ = PD_BLEND(is_after, d_d, PD_MAX(d_bd, d_d));
             const PD_VEC lm = PD_BLEND(is_after, l_m, mx_m);
             const PD_VEC ld = PD_BLEND(is_after, l_d, mx_d);
-            const PD_VEC prior = PD_PRIOR(g->x, g->xbit, g->y + o, g->ymask + o, match, mismatch);
+            const PD_VEC prior = PD_PRIOR(rx, rxbit, g->y + o, g->ymask + o, match, mismatch);
             const PD_VEC m = PD_MUL(prior, PD_ADD(PD_ADD(PD_MUL(dm, mm), PD_MUL(di, gm)),
                                                   PD_MUL(dd_, gm)));
             const PD_VEC d = PD_ADD(PD_MUL(lm, md), PD_MUL(ld, dd));
@@ -216,6 +257,7 @@ dpa_status PD_FN(dpa_pdhmm_compute)(const dpa_pdhmm_batch *batch, const int32_t 
     void *mem = malloc(bytes);
     if (!mem) return DPA_ERR_OUT_OF_MEMORY;
     PD_FN(group) g;
+    memset(&g.memo, 0, sizeof g.memo);
     int64_t *w = mem;
     g.y = w; w += words;
     g.ymask = w; w += words;

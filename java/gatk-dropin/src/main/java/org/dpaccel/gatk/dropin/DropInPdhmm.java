@@ -28,9 +28,10 @@ import org.dpaccel.pdhmm.PdhmmBatch;
  * GKL 0.9.1 {@code IntelPDHMM} found behind the drop-in on the class path; with neither, {@code load}
  * returns false with a log line (GATK then stops: its PDHMM has no Java fallback behind GKL).
  *
- * <p>Threads: GATK 4.7 never calls {@code initialize} for PDHMM and GKL's {@code computePDHMM} runs
- * on the calling thread, so dpaccel uses one thread unless {@code initialize} passes
- * {@code maxNumberOfThreads} or {@code -Ddpaccel.threads=N} says otherwise.
+ * <p>Calls: GATK 4.7.0.0's VectorLoglessPairPDHMM calls {@code load}, {@code initialize},
+ * {@code computeLikelihoods} (all reads x all haplotypes of a region) and {@code done};
+ * {@code computePDHMM} (GKL's flat batch call) is served too. Threads: {@code initialize}'s
+ * {@code maxNumberOfThreads}, or 1 before it; {@code -Ddpaccel.threads=N} overrides both.
  *
  * <p>Row semantics ({@code -Ddpaccel.pdhmm.rows=gkl|gatk}, default gkl): GATK 4.7 runs its PDHMM on
  * GKL 0.9.1 wherever AVX is present, and GKL starts every DP row in GATK's NORMAL column state, where
@@ -274,8 +275,9 @@ public final class DropInPdhmm implements PDHMMNativeBinding {
     }
 
     /**
-     * GKL 0.9.1's {@code computeLikelihoods}: every read against every haplotype, written to
-     * {@code likelihoodArray[read * haplotypes + haplotype]}.
+     * GKL 0.9.1's {@code computeLikelihoods} (what GATK 4.7.0.0's VectorLoglessPairPDHMM calls, after
+     * {@code initialize}): every read against every haplotype, written to
+     * {@code likelihoodArray[read * haplotypes + haplotype]} (checked against GKL in PdhmmOracleTest).
      */
     @Override
     public void computeLikelihoods(ReadDataHolder[] readDataArray, HaplotypeDataHolder[] haplotypeDataArray,
@@ -302,11 +304,14 @@ public final class DropInPdhmm implements PDHMMNativeBinding {
         if (likelihoodArray.length == 0) {
             return;
         }
+        long t0 = System.nanoTime();
         PdhmmBatch.Builder b = PdhmmBatch.builder();
+        long cells = 0;
         for (ReadDataHolder r : readDataArray) {
             for (HaplotypeDataHolder h : haplotypeDataArray) {
                 b.add(h.haplotypeBases, h.haplotypePDBases, r.readBases, r.readQuals, r.insertionGOP, r.deletionGOP,
                     r.overallGCP);
+                cells += (long) h.haplotypeBases.length * r.readBases.length;
             }
         }
         double[] out;
@@ -316,7 +321,9 @@ public final class DropInPdhmm implements PDHMMNativeBinding {
             throw new IllegalArgumentException("dpaccel PDHMM: " + e.getMessage(), e);
         }
         System.arraycopy(out, 0, likelihoodArray, 0, out.length);
+        NANOS.addAndGet(System.nanoTime() - t0);
         PAIRS.addAndGet(out.length);
+        CELLS.addAndGet(cells);
     }
 
     @Override

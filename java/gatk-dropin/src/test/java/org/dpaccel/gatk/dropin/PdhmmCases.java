@@ -16,13 +16,19 @@ final class PdhmmCases {
     int maxHap = 1, maxRead = 1;
 
     static PdhmmCases generate(long seed, int n, int maxHapLen, int maxReadLen) {
+        return generate(seed, n, 1, maxHapLen, 1, maxReadLen);
+    }
+
+    /** Lengths uniform in [minHap, maxHap] and [minRead, maxRead]. */
+    static PdhmmCases generate(long seed, int n, int minHapLen, int maxHapLen, int minReadLen, int maxReadLen) {
         Random r = new Random(seed);
         PdhmmCases c = new PdhmmCases();
         byte[] acgt = { 'A', 'C', 'G', 'T' };
         byte[] bits = { 8, 16, 32, 64 };
         for (int k = 0; k < n; k++) {
             boolean wild = k % 4 == 3;
-            int h = 1 + r.nextInt(maxHapLen), len = 1 + r.nextInt(maxReadLen);
+            int h = minHapLen + r.nextInt(maxHapLen - minHapLen + 1);
+            int len = minReadLen + r.nextInt(maxReadLen - minReadLen + 1);
             byte[] hap = new byte[h], pd = new byte[h];
             for (int j = 0; j < h; j++) {
                 hap[j] = acgt[r.nextInt(4)];
