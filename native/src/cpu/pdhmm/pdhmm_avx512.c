@@ -11,6 +11,7 @@
 #define PD_VEC __m512d
 #define PD_IVEC __m512i
 #define PD_MASK __mmask8
+#define PD_MASK_BYTES 1
 #define PD_LOAD(p) _mm512_loadu_pd(p)
 #define PD_STORE(p, v) _mm512_storeu_pd((p), (v))
 #define PD_SET1(x) _mm512_set1_pd(x)

@@ -23,7 +23,8 @@
  *   PD_W            lanes;  PD_FN(x)  the kernel's name
  *   PD_VEC          double vector;  PD_MASK  its lane mask type
  *   PD_LOAD/STORE   unaligned double loads and stores;  PD_SET1, PD_ADD, PD_MUL, PD_MAX
- *   PD_MASK_OF(p)   mask from PD_W int64 words (all ones / zero) at p
+ *   PD_MASK_OF(p)   mask from PD_W int64 words (all ones / zero) at p; or PD_MASK_BYTES:
+ *                   masks kept as one byte per column and converted by a cast
  *   PD_BLEND(m,a,b) m ? b : a per lane
  *   PD_IVEC, PD_LOADI  int64 vector and its unaligned load
  *   PD_PRIOR(x, xbit, y, ymask, match, mismatch)  per lane: x == y || (xbit & ymask) ?
@@ -95,29 +96,51 @@ static inline double PD_FN(m2m)(PD_FN(memo) *m, uint8_t ins, uint8_t del)
 }
 
 /* Per group scratch: columns hold PD_W int64 or double words each. */
+/* Column masks: PD_MASK_BYTES (AVX-512) keeps one byte per column, bit l = lane l; otherwise
+ * PD_W int64 words per column (all ones / zero), what a blendv wants. */
+#ifdef PD_MASK_BYTES
+typedef uint8_t PD_FN(mask_t);
+#define PD_COLMASK(a, j) ((PD_MASK)(a)[j])
+#else
+typedef int64_t PD_FN(mask_t);
+#define PD_COLMASK(a, j) PD_MASK_OF((a) + (size_t)(j) * PD_W)
+#endif
+
 typedef struct PD_FN(group) {
-    int64_t *y, *ymask, *after[2], *inside[2], *delend; /* (hmax + 1) * PD_W */
+    int64_t *y, *ymask;                                   /* (hmax + 1) * PD_W */
+    PD_FN(mask_t) *after[2], *inside[2], *delend;         /* per column, see PD_COLMASK */
     double *m, *ins, *del, *bm, *bi, *bd;                  /* (hmax + 1) * PD_W */
     int64_t *x, *xbit;                                     /* PD_W, the current row */
     double *t;                                             /* 8 * PD_W, the current row */
     PD_FN(memo) memo;
 } PD_FN(group);
 
+static inline void PD_FN(set_mask)(PD_FN(mask_t) *a, int32_t j, int l, int on)
+{
+#ifdef PD_MASK_BYTES
+    if (on) a[j] = (uint8_t)(a[j] | (1u << l));
+#else
+    a[(size_t)j * PD_W + l] = on ? -1 : 0;
+#endif
+}
+
 static void PD_FN(prepare)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t hmax, int32_t rows)
 {
     const size_t cols = (size_t)hmax + 1;
-    int64_t *const arrays[7] = { g->y, g->ymask, g->after[0], g->inside[0], g->after[1],
-                                 g->inside[1], g->delend };
-    for (int a = 0; a < 7; a++) memset(arrays[a], 0, sizeof(int64_t) * cols * PD_W);
+    memset(g->y, 0, sizeof(int64_t) * cols * PD_W);
+    memset(g->ymask, 0, sizeof(int64_t) * cols * PD_W);
+    PD_FN(mask_t) *const masks[5] = { g->after[0], g->inside[0], g->after[1], g->inside[1],
+                                      g->delend };
+    const size_t mask_words = sizeof(PD_FN(mask_t)) == 1 ? cols : cols * PD_W;
+    for (int a = 0; a < 5; a++) memset(masks[a], 0, sizeof(PD_FN(mask_t)) * mask_words);
     for (int l = 0; l < PD_W; l++) {
         const int32_t H = p[l].hap_len;
         int s = PD_NORMAL;
         for (int pass = 0; pass < 2; pass++) { /* row 1, then every later row */
             if (rows == DPA_PDHMM_ROWS_GKL) s = PD_NORMAL;
             for (int32_t j = 1; j <= H; j++) {
-                const size_t at = (size_t)j * PD_W + l;
-                g->after[pass][at] = s == PD_AFTER ? -1 : 0;
-                g->inside[pass][at] = s == PD_INSIDE ? -1 : 0;
+                PD_FN(set_mask)(g->after[pass], j, l, s == PD_AFTER);
+                PD_FN(set_mask)(g->inside[pass], j, l, s == PD_INSIDE);
                 s = PD_FN(step)(s, p[l].pd[j - 1]);
             }
         }
@@ -125,7 +148,7 @@ static void PD_FN(prepare)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t hma
             const size_t at = (size_t)j * PD_W + l;
             g->y[at] = p[l].hap[j - 1];
             g->ymask[at] = PD_FN(ymask)(p[l].hap[j - 1], p[l].pd[j - 1]);
-            g->delend[at] = (p[l].pd[j - 1] & DPA_PD_DEL_END) ? -1 : 0;
+            PD_FN(set_mask)(g->delend, j, l, (p[l].pd[j - 1] & DPA_PD_DEL_END) != 0);
         }
     }
 }
@@ -174,7 +197,7 @@ static void PD_FN(group_run)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t h
     for (int32_t i = 1; i <= rmax; i++) {
         PD_FN(row_constants)(g, p, i);
         const int set = i == 1 ? 0 : 1;
-        const int64_t *after = g->after[set], *inside = g->inside[set];
+        const PD_FN(mask_t) *after = g->after[set], *inside = g->inside[set], *delend = g->delend;
         const PD_VEC mm = PD_LOAD(g->t + DPA_PD_MM * PD_W), gm = PD_LOAD(g->t + DPA_PD_GM * PD_W);
         const PD_VEC mi = PD_LOAD(g->t + DPA_PD_MI * PD_W), ii = PD_LOAD(g->t + DPA_PD_II * PD_W);
         const PD_VEC md = PD_LOAD(g->t + DPA_PD_MD * PD_W), dd = PD_LOAD(g->t + DPA_PD_DD * PD_W);
@@ -193,8 +216,8 @@ static void PD_FN(group_run)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t h
         PD_STORE(g->bd, zero);
         for (size_t j = 1; j < cols; j++) {
             const size_t o = j * PD_W;
-            const PD_MASK is_after = PD_MASK_OF(after + o), is_inside = PD_MASK_OF(inside + o);
-            const PD_MASK is_delend = PD_MASK_OF(g->delend + o);
+            const PD_MASK is_after = PD_COLMASK(after, j), is_inside = PD_COLMASK(inside, j);
+            const PD_MASK is_delend = PD_COLMASK(delend, j);
             const PD_VEC t_m = PD_LOAD(g->m + o), t_i = PD_LOAD(g->ins + o);
             const PD_VEC t_bm = PD_LOAD(g->bm + o), t_bi = PD_LOAD(g->bi + o);
             const PD_VEC t_d = PD_LOAD(g->del + o), t_bd = PD_LOAD(g->bd + o);
@@ -252,8 +275,11 @@ dpa_status PD_FN(dpa_pdhmm_compute)(const dpa_pdhmm_batch *batch, const int32_t 
     for (int64_t k = 0; k < n; k++)
         if (batch->hap_lengths[pairs[k]] > hmax_all) hmax_all = batch->hap_lengths[pairs[k]];
     const size_t words = ((size_t)hmax_all + 1) * PD_W;
-    /* 7 int64 column arrays, 6 double matrix rows, 2 row codes, 8 row constants */
-    const size_t bytes = sizeof(int64_t) * (13 * words + 2 * PD_W + 8 * PD_W);
+    const size_t mwords = sizeof(PD_FN(mask_t)) == 1 ? (size_t)hmax_all + 1 : words;
+    /* 2 int64 column arrays, 6 double matrix rows, 2 row codes, 8 row constants, then the 5
+     * mask arrays (their size depends on the mask type) */
+    const size_t bytes = sizeof(int64_t) * (8 * words + 2 * PD_W + 8 * PD_W) +
+                         sizeof(PD_FN(mask_t)) * 5 * mwords;
     void *mem = malloc(bytes);
     if (!mem) return DPA_ERR_OUT_OF_MEMORY;
     PD_FN(group) g;
@@ -261,11 +287,6 @@ dpa_status PD_FN(dpa_pdhmm_compute)(const dpa_pdhmm_batch *batch, const int32_t 
     int64_t *w = mem;
     g.y = w; w += words;
     g.ymask = w; w += words;
-    g.after[0] = w; w += words;
-    g.inside[0] = w; w += words;
-    g.after[1] = w; w += words;
-    g.inside[1] = w; w += words;
-    g.delend = w; w += words;
     double *dw = (double *)w;
     g.m = dw; dw += words;
     g.ins = dw; dw += words;
@@ -276,6 +297,12 @@ dpa_status PD_FN(dpa_pdhmm_compute)(const dpa_pdhmm_batch *batch, const int32_t 
     g.x = (int64_t *)dw;
     g.xbit = g.x + PD_W;
     g.t = (double *)(g.xbit + PD_W);
+    PD_FN(mask_t) *mw = (PD_FN(mask_t) *)(g.t + 8 * PD_W);
+    g.after[0] = mw; mw += mwords;
+    g.inside[0] = mw; mw += mwords;
+    g.after[1] = mw; mw += mwords;
+    g.inside[1] = mw; mw += mwords;
+    g.delend = mw;
 
     dpa_fpenv env = dpa_fpenv_enter_f64();
     for (int64_t k = 0; k < n; k += PD_W) {
