@@ -252,7 +252,7 @@ TEST_F(PdhmmErrors, NullsAndSizes)
     p.backend = 9;
     v = b.view();
     EXPECT_EQ(dpa_pdhmm_compute(ctx.ctx, &v, &p, out.data(), 2, nullptr), DPA_ERR_INVALID_ARG);
-    p.backend = DPA_BACKEND_GPU;
+    p.backend = DPA_BACKEND_GPU;  // the test context disables the GPU
     EXPECT_EQ(dpa_pdhmm_compute(ctx.ctx, &v, &p, out.data(), 2, nullptr), DPA_ERR_NO_DEVICE);
     dpa_pdhmm_params_init(&p);
     p.rows = 2;

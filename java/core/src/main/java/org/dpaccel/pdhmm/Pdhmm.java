@@ -57,8 +57,9 @@ public final class Pdhmm {
     }
 
     /**
-     * The log10 likelihood of every pair. {@code backend} null = the context's. PDHMM has no GPU
-     * kernels yet: {@link Backend#GPU} fails with {@code Status.NO_DEVICE}, the others run on the CPU.
+     * The log10 likelihood of every pair. {@code backend} null = the context's; {@link Backend#GPU}
+     * fails with {@code Status.NO_DEVICE} where no GPU is usable. Results are the same bits on
+     * every backend.
      *
      * @param ctx the context to run on
      * @param batch the pairs
