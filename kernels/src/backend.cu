@@ -268,6 +268,47 @@ static dpa_status be_sw(dpa_cuda_backend *b, int32_t device, const dpa_sw_batch 
     return status;
 }
 
+extern "C" dpa_status dpa_cuda_pdhmm_run(dpa_cuda_dev *d, dpa_cuda_slot *s,
+                                         const dpa_pdhmm_batch *batch, const int32_t *pairs,
+                                         int64_t n, int32_t rows, double *out,
+                                         dpa_cuda_err *err);
+
+static dpa_status be_pdhmm(dpa_cuda_backend *b, int32_t device, const dpa_pdhmm_batch *batch,
+                           const int32_t *pairs, int64_t n, int32_t rows, double *out, char *err,
+                           size_t err_len)
+{
+    dpa_status status = DPA_OK;
+    dpa_cuda_err ce = { err, err_len, 0 };
+    if (!b || !batch || (n > 0 && (!pairs || !out))) {
+        put_err(err, err_len, "dpa_cuda pdhmm: NULL argument");
+        return DPA_ERR_NULL_ARG;
+    }
+    if (device < 0 || device >= b->ndev) {
+        if (err && err_len)
+            snprintf(err, err_len, "dpa_cuda pdhmm: device %d out of range [0, %d)", device,
+                     b->ndev);
+        return DPA_ERR_INVALID_ARG;
+    }
+    dpa_cuda_dev *d = &b->devs[device];
+    if (!__atomic_load_n(&d->usable, __ATOMIC_ACQUIRE)) {
+        if (err && err_len)
+            snprintf(err, err_len, "CUDA device %d was retired after a sticky error", device);
+        return DPA_ERR_DEVICE;
+    }
+    if ((status = take_fault(d, device, "pdhmm", err, err_len)) != DPA_OK) return status;
+    if (n == 0) return DPA_OK;
+    dpa_cuda_slot *s = dpa_cuda_slot_acquire(d, 1);
+    status = dpa_cuda_pdhmm_run(d, s, batch, pairs, n, rows, out, &ce);
+    if (status != DPA_OK) {
+        cudaError_t e = cudaStreamSynchronize(s->stream);
+        if (e != cudaSuccess && dpa_cuda_is_sticky(e)) ce.sticky = 1;
+        if (!ce.sticky) (void)cudaGetLastError();
+    }
+    if (ce.sticky) dpa_cuda_retire(d);
+    dpa_cuda_slot_release(d, s);
+    return status;
+}
+
 static dpa_status be_inject_fault(dpa_cuda_backend *b, int32_t device, int32_t fault)
 {
     if (!b) return DPA_ERR_NULL_ARG;
@@ -330,11 +371,16 @@ static const dpa_cuda_sw_entry sw_entry = {
     { DPA_CUDA_WORKLOAD_SW, sizeof(dpa_cuda_sw_entry) }, be_sw,
 };
 
+static const dpa_cuda_pdhmm_entry pdhmm_entry = {
+    { DPA_CUDA_WORKLOAD_PDHMM, sizeof(dpa_cuda_pdhmm_entry) }, be_pdhmm,
+};
+
 static const dpa_cuda_entry_header *be_entry(uint32_t id)
 {
     switch (id) {
     case DPA_CUDA_WORKLOAD_PAIRHMM: return &pairhmm_entry.header;
     case DPA_CUDA_WORKLOAD_SW: return &sw_entry.header;
+    case DPA_CUDA_WORKLOAD_PDHMM: return &pdhmm_entry.header;
     case DPA_CUDA_WORKLOAD_PAPARA: return &papara_entry.header;
     default: return NULL;
     }

@@ -63,6 +63,7 @@ void dpa_cuda_load(dpa_cuda *c, const dpa_cuda_host *host)
     static const uint32_t need[DPA_CUDA_WORKLOAD_COUNT] = {
         [DPA_CUDA_WORKLOAD_PAIRHMM] = sizeof(dpa_cuda_pairhmm_entry),
         [DPA_CUDA_WORKLOAD_SW] = sizeof(dpa_cuda_sw_entry),
+        [DPA_CUDA_WORKLOAD_PDHMM] = sizeof(dpa_cuda_pdhmm_entry),
         [DPA_CUDA_WORKLOAD_PAPARA] = sizeof(dpa_cuda_papara_entry),
         /* X-drop and genotype distance have no entry struct yet (need 0): whatever a library
          * returns for them is ignored, so they never reach a GPU hook */

@@ -23,5 +23,6 @@ module org.dpaccel {
     exports org.dpaccel.gatk;
     exports org.dpaccel.distance;
     exports org.dpaccel.xdrop;
+    exports org.dpaccel.pdhmm;
     exports org.dpaccel.papara;
 }
