@@ -530,6 +530,8 @@ DPA_API dpa_status dpa_pdhmm_validate(const dpa_pdhmm_batch *batch);
 DPA_API dpa_status dpa_pdhmm_compute(dpa_context *ctx, const dpa_pdhmm_batch *batch,
                                      const dpa_pdhmm_params *params, double *out,
                                      int64_t out_len, dpa_pdhmm_stats *stats);
+
+/* ------------------------------------------------------------------------------------
  * PaPaRa 2 scoring (papara_core 2.5 semantics, see docs/papara.md)
  *
  * Two steps. dpa_papara_build_profiles turns a reference tree and its alignment into one

@@ -269,6 +269,12 @@ public final class NativeContext implements AutoCloseable {
         try {
             Natives.pdhmmCompute(h, hap, pd, read, bq, iq, dq, gq, hapLengths, readLengths, hapStride, readStride,
                 backend, rows, out, stats);
+        } finally {
+            exit();
+        }
+    }
+
+    /**
      * PaPaRa profile shape: edges and sites (no context needed, but checked open like the rest).
      *
      * @param parent parent per node

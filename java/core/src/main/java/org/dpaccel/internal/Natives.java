@@ -76,6 +76,8 @@ final class Natives {
     static native void pdhmmCompute(long handle, byte[] hap, byte[] pd, byte[] read, byte[] bq, byte[] iq,
         byte[] dq, byte[] gq, long[] hapLengths, long[] readLengths, int hapStride, int readStride, int backend,
         int rows, double[] out, long[] stats);
+
+    /*
      * PaPaRa: tree as parent/length/row per node, the alignment as rows x cols characters. Shape
      * returns {edges, sites}; build fills sites (edges x sites), edgeNodes (2 per edge) and
      * columns; score: params {open, extend, match, match_cgap, backend}, scores reads x
