@@ -1,0 +1,52 @@
+/*
+ * hmm_filter.h — hmmsearch 3.4's filter pipeline up to the Viterbi filter for one (profile,
+ * sequence): scores in nats as p7_MSVFilter (SSV first, MSV when SSV cannot decide),
+ * p7_bg_FilterScore and p7_ViterbiFilter return them, then bits, Gumbel P-values and the
+ * pass decisions of p7_Pipeline. The scalar functions here are the reference every fast
+ * kernel must equal bit for bit.
+ */
+#ifndef DPA_CPU_HMM_FILTER_H
+#define DPA_CPU_HMM_FILTER_H
+
+#include <stdint.h>
+
+#include "cpu/hmm/hmm_profile.h"
+
+/* Scratch for one (profile, sequence): sized by dpa_hmm_work_bytes(M). */
+size_t dpa_hmm_work_bytes(int32_t M);
+
+/* dsq: L digital codes (0..28). Each returns nats; +inf on 8/16-bit overflow as HMMER. */
+float dpa_hmm_ssv_msv_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq,
+                          void *work);
+float dpa_hmm_vit_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work);
+float dpa_hmm_bias_filtersc(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq);
+
+/* SSV alone (p7_SSVFilter): returns 0 and *sc when it decides, 1 when MSV must be run. */
+int dpa_hmm_ssv_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, float *sc);
+float dpa_hmm_msv_full_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq,
+                           void *work);
+
+/* Pipeline decisions. Flags are cumulative: pass_bias implies pass_msv, and so on. */
+#define DPA_HMM_HAS_MSV 1u
+#define DPA_HMM_HAS_BIAS 2u
+#define DPA_HMM_HAS_VIT 4u
+typedef struct dpa_hmm_filter_opts {
+    double F1, F2;
+    int do_bias;     /* hmmsearch default 1; --nobias 0 */
+    int all_scores;  /* compute bias and Viterbi scores even where the pipeline stops */
+} dpa_hmm_filter_opts;
+
+typedef struct dpa_hmm_filter_out {
+    float msv_bits, bias_bits, vit_bits;
+    double msv_P, bias_P, vit_P;
+    uint8_t pass_msv, pass_bias, pass_vit;
+    uint8_t has; /* DPA_HMM_HAS_* : which scores were computed */
+} dpa_hmm_filter_out;
+
+double dpa_hmm_gumbel_surv(double x, double mu, double lambda);
+
+/* Runs the pipeline with the scalar kernels; L must be in [1, DPA_HMM_MAX_L]. */
+void dpa_hmm_filter_one_ref(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, const dpa_hmm_filter_opts *o,
+                            void *work, dpa_hmm_filter_out *out);
+
+#endif
