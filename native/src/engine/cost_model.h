@@ -28,4 +28,9 @@ double dpa_cost_distance_gpu_seconds(int64_t pair_words, int64_t tiles, int32_t 
 double dpa_cost_xdrop_cpu_seconds(int64_t cells, int64_t seeds, int32_t threads, dpa_isa isa);
 double dpa_cost_xdrop_gpu_seconds(int64_t cells, int64_t seeds, int32_t devices);
 
+/* HMM filter (docs/hmm-filter.md): cost = M x L cells of each (model, sequence). No CUDA
+ * kernel yet: the GPU figure only has to rank. */
+double dpa_cost_hmm_filter_cpu_seconds(int64_t cells, int64_t pairs, int32_t threads, dpa_isa isa);
+double dpa_cost_hmm_filter_gpu_seconds(int64_t cells, int64_t pairs, int32_t devices);
+
 #endif
