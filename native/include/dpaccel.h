@@ -522,7 +522,8 @@ DPA_API void dpa_hmm_filter_params_init(dpa_hmm_filter_params *params);
 DPA_API dpa_status dpa_hmm_filter_validate(const dpa_hmm_seq_batch *batch,
                                            const dpa_hmm_filter_params *params);
 /* results holds count(profiles) x num_seqs entries (results_len), model-major. params and
- * stats may be NULL. On failure nothing is written to results. */
+ * stats may be NULL. A rejected call (arguments, batch, no GPU for a GPU-forced call) writes
+ * nothing; a failure during the computation (out of memory) zeroes results. */
 DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profiles *profiles,
                                           const dpa_hmm_seq_batch *batch,
                                           const dpa_hmm_filter_params *params,

@@ -144,7 +144,9 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
         if (profiles->prof[i].M > job.max_M) job.max_M = profiles->prof[i].M;
     dpa_sched_call call = { n, 0, params->backend, DPA_ISA_SCALAR };
     dpa_sched_result res;
-    if (n == 0) return dpa_sched_run(ctx, &hmm_filter_workload, &job, &call, &res); /* GPU check */
+    /* A GPU-forced call with no usable GPU fails here, before anything is written. */
+    dpa_sched_call probe = { 0, 0, params->backend, DPA_ISA_SCALAR };
+    if ((st = dpa_sched_run(ctx, &hmm_filter_workload, &job, &probe, &res)) != DPA_OK || n == 0) return st;
 
     int64_t total = 0;
     for (int32_t i = 0; i < batch->num_seqs; i++) total += batch->lengths[i];
@@ -170,7 +172,7 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
         call.total_cost += c;
     }
     if ((st = dpa_sched_run(ctx, &hmm_filter_workload, &job, &call, &res)) != DPA_OK) {
-        memset(results, 0, sizeof *results * (size_t)n); /* no partial output */
+        memset(results, 0, sizeof *results * (size_t)n); /* a kernel's failure (memory): no partial output */
         goto cleanup;
     }
     if (stats) {
