@@ -7,12 +7,15 @@
  *
  * No CUDA kernels yet: the descriptor names DPA_CUDA_WORKLOAD_HMM_FILTER, which no CUDA
  * library provides, so GPU-forced calls fail with DPA_ERR_NO_DEVICE and AUTO / HYBRID run
- * on the CPU. CPU kernel: the scalar reference (no SIMD kernels yet).
+ * on the CPU. CPU kernels: SSV (the stage every pair runs) in AVX-512, AVX2 or scalar, the
+ * fastest the context allows; the full MSV (when SSV cannot decide), bias and Viterbi filters
+ * are the scalar reference, as they run on a few percent of the pairs.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/status.h"
+#include "cpu/cpu_features.h"
 #include "cpu/hmm/hmm_filter.h"
 #include "cpu/hmm/hmm_profiles.h"
 #include "engine/context.h"
@@ -24,6 +27,8 @@ typedef struct hmm_job {
     const dpa_hmm_profiles *profiles;
     const dpa_hmm_seq_batch *batch;
     dpa_hmm_filter_opts opts;
+    dpa_hmm_ssv_xe_fn ssv;
+    dpa_isa isa;
     uint8_t *dsq;        /* digitised residues, same offsets as batch->residues' packing below */
     int64_t *dsq_off;
     int32_t nseq;
@@ -56,7 +61,7 @@ static dpa_status hmm_cpu(void *arg, int64_t first, int64_t count, int64_t *cell
         if (L == 0) continue;
         const dpa_hmm_profile *p = &j->profiles->prof[mi];
         dpa_hmm_filter_out o;
-        dpa_hmm_filter_one_ref(p, j->dsq + j->dsq_off[si], L, &j->opts, work, &o);
+        dpa_hmm_filter_one(p, j->dsq + j->dsq_off[si], L, &j->opts, work, j->ssv, &o);
         r->msv_bits = o.msv_bits;
         r->bias_bits = o.bias_bits;
         r->vit_bits = o.vit_bits;
@@ -96,6 +101,24 @@ static const dpa_workload hmm_filter_workload = {
     .gpu = NULL, /* never called: no CUDA library has a DPA_CUDA_WORKLOAD_HMM_FILTER entry */
 };
 
+static void select_ssv(unsigned allowed, hmm_job *j) {
+    j->ssv = dpa_hmm_ssv_xe_ref;
+    j->isa = DPA_ISA_SCALAR;
+#ifdef DPA_HAVE_AVX2
+    if (allowed & DPA_ISA_BIT(DPA_ISA_AVX2)) {
+        j->ssv = dpa_hmm_ssv_xe_avx2;
+        j->isa = DPA_ISA_AVX2;
+    }
+#endif
+#ifdef DPA_HAVE_AVX512
+    if (allowed & DPA_ISA_BIT(DPA_ISA_AVX512)) {
+        j->ssv = dpa_hmm_ssv_xe_avx512;
+        j->isa = DPA_ISA_AVX512;
+    }
+#endif
+    (void)allowed;
+}
+
 DPA_API void dpa_hmm_filter_params_init(dpa_hmm_filter_params *p) {
     if (!p) return;
     p->F1 = 0.02;
@@ -126,12 +149,13 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
         return dpa_fail(DPA_ERR_INVALID_ARG, "hmm-filter: results_len = %lld, expected %d models x %d sequences = %lld",
                         (long long)results_len, profiles->count, batch->num_seqs, (long long)n);
     if (n > 0 && !results) return dpa_fail(DPA_ERR_NULL_ARG, "dpa_hmm_filter_compute: results is NULL");
-    if (stats) {
-        memset(stats, 0, sizeof *stats);
-        stats->isa = DPA_ISA_SCALAR;
-    }
     hmm_job job;
     memset(&job, 0, sizeof job);
+    select_ssv(ctx->cfg.isa_mask, &job);
+    if (stats) {
+        memset(stats, 0, sizeof *stats);
+        stats->isa = job.isa;
+    }
     job.profiles = profiles;
     job.batch = batch;
     job.opts.F1 = params->F1;
@@ -142,10 +166,10 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
     job.nseq = batch->num_seqs;
     for (int32_t i = 0; i < profiles->count; i++)
         if (profiles->prof[i].M > job.max_M) job.max_M = profiles->prof[i].M;
-    dpa_sched_call call = { n, 0, params->backend, DPA_ISA_SCALAR };
+    dpa_sched_call call = { n, 0, params->backend, job.isa };
     dpa_sched_result res;
     /* A GPU-forced call with no usable GPU fails here, before anything is written. */
-    dpa_sched_call probe = { 0, 0, params->backend, DPA_ISA_SCALAR };
+    dpa_sched_call probe = { 0, 0, params->backend, job.isa };
     if ((st = dpa_sched_run(ctx, &hmm_filter_workload, &job, &probe, &res)) != DPA_OK || n == 0) return st;
 
     int64_t total = 0;

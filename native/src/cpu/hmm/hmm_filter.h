@@ -8,6 +8,7 @@
 #ifndef DPA_CPU_HMM_FILTER_H
 #define DPA_CPU_HMM_FILTER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cpu/hmm/hmm_profile.h"
@@ -21,8 +22,23 @@ float dpa_hmm_ssv_msv_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp
 float dpa_hmm_vit_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work);
 float dpa_hmm_bias_filtersc(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq);
 
+/* SSV's maximum (HMMER's get_xE): 128 + the best diagonal score above the begin level, any
+ * value >= 255 - bias meaning overflow. Kernels: scalar, AVX2, AVX-512 (hmm_ssv_avx*.c);
+ * all give the same decision and score through dpa_hmm_ssv. work: dpa_hmm_work_bytes(M). */
+typedef uint8_t (*dpa_hmm_ssv_xe_fn)(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, void *work);
+uint8_t dpa_hmm_ssv_xe_ref(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, void *work);
+#ifdef DPA_HAVE_AVX2
+uint8_t dpa_hmm_ssv_xe_avx2(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, void *work);
+#endif
+#ifdef DPA_HAVE_AVX512
+uint8_t dpa_hmm_ssv_xe_avx512(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, void *work);
+#endif
 /* SSV alone (p7_SSVFilter): returns 0 and *sc when it decides, 1 when MSV must be run. */
+int dpa_hmm_ssv(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work,
+                dpa_hmm_ssv_xe_fn xe_fn, float *sc);
 int dpa_hmm_ssv_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, float *sc);
+float dpa_hmm_ssv_msv(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work,
+                      dpa_hmm_ssv_xe_fn xe_fn);
 float dpa_hmm_msv_full_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq,
                            void *work);
 
@@ -45,7 +61,12 @@ typedef struct dpa_hmm_filter_out {
 
 double dpa_hmm_gumbel_surv(double x, double mu, double lambda);
 
-/* Runs the pipeline with the scalar kernels; L must be in [1, DPA_HMM_MAX_L]. */
+/* Runs the pipeline; L must be in [1, DPA_HMM_MAX_L]. xe_fn picks the SSV kernel; the full
+ * MSV, bias and Viterbi filters are scalar (they run on the few sequences SSV cannot decide
+ * or that pass MSV). */
+void dpa_hmm_filter_one(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, const dpa_hmm_filter_opts *o,
+                        void *work, dpa_hmm_ssv_xe_fn xe_fn, dpa_hmm_filter_out *out);
+/* The same with the scalar SSV. */
 void dpa_hmm_filter_one_ref(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, const dpa_hmm_filter_opts *o,
                             void *work, dpa_hmm_filter_out *out);
 

@@ -20,18 +20,20 @@ static inline int16_t adds16(int a, int b) {
 }
 
 size_t dpa_hmm_work_bytes(int32_t M) {
-    /* VF: M, I, D rows of M+2 words, twice (previous, current); MSV: two byte rows */
-    return (size_t)(M + 2) * (6 * sizeof(int16_t) + 2);
+    /* VF: M, I, D rows of M+2 words, twice (previous, current); MSV: two byte rows; SIMD SSV:
+     * one striped row of up to M + 63 bytes, 64-byte aligned (the +128) */
+    return (size_t)(M + 2) * (6 * sizeof(int16_t) + 2) + (size_t)M + 64 + 128;
 }
 
-int dpa_hmm_ssv_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, float *sc) {
-    const int M = p->M, L = lp->L;
+uint8_t dpa_hmm_ssv_xe_ref(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, void *work) {
+    (void)work;
+    const int M = p->M;
     const size_t cols = (size_t)M + 1;
-    const int bias = p->bias_b, tjb = lp->tjb_b, tbm = p->tbm_b, tec = p->tec_b, base = p->base_b;
-    if (tjb + tbm + tec + bias >= 127) return 1;
+    const int bias = p->bias_b;
     /* Ungapped diagonals floored at the begin level (signed saturation at -128 in HMMER):
-     * T(i,k) = max(0, T(i-1,k-1) + bias - rb(k, x_i)); xE = 128 + max T, capped where the
-     * 8-bit value would pass 255 (any such run has already crossed the overflow test). */
+     * T(i,k) = max(0, T(i-1,k-1) + bias - rb(k, x_i)); xE = 128 + max T. A run that would
+     * pass 127 has already crossed the overflow level 255 - bias (one step gains at most
+     * bias), so it is capped there and reported as 255. */
     int maxT = 0;
     for (int d = 1 - L; d < M; d++) { /* diagonal: k - i = d, i from max(1, 1-d) */
         int i = d >= 0 ? 1 : 1 - d;
@@ -41,10 +43,17 @@ int dpa_hmm_ssv_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, cons
             T += bias - p->rb[(size_t)dsq[i - 1] * cols + k];
             if (T < 0) T = 0;
             if (T > maxT) maxT = T;
-            if (T > 127) T = 127; /* keep within range; the result is already an overflow */
+            if (T > 127) T = 127;
         }
     }
-    int xE = maxT >= 127 ? 255 : 128 + maxT;
+    return (uint8_t)(maxT >= 127 ? 255 : 128 + maxT);
+}
+
+int dpa_hmm_ssv(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work,
+                dpa_hmm_ssv_xe_fn xe_fn, float *sc) {
+    const int bias = p->bias_b, tjb = lp->tjb_b, tbm = p->tbm_b, tec = p->tec_b, base = p->base_b;
+    if (tjb + tbm + tec + bias >= 127) return 1;
+    const int xE = xe_fn(p, dsq, lp->L, work);
     if (xE >= 255 - bias) {
         *sc = INFINITY;
         return (base - tjb - tbm < 128) ? 1 : 0;
@@ -63,6 +72,10 @@ int dpa_hmm_ssv_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, cons
     s = (float)((double)s - 3.0);
     *sc = s;
     return 0;
+}
+
+int dpa_hmm_ssv_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, float *sc) {
+    return dpa_hmm_ssv(p, lp, dsq, NULL, dpa_hmm_ssv_xe_ref, sc);
 }
 
 float dpa_hmm_msv_full_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq,
@@ -99,11 +112,16 @@ float dpa_hmm_msv_full_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *l
     return s;
 }
 
+float dpa_hmm_ssv_msv(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work,
+                      dpa_hmm_ssv_xe_fn xe_fn) {
+    float sc;
+    if (dpa_hmm_ssv(p, lp, dsq, work, xe_fn, &sc) == 0) return sc;
+    return dpa_hmm_msv_full_ref(p, lp, dsq, work);
+}
+
 float dpa_hmm_ssv_msv_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq,
                           void *work) {
-    float sc;
-    if (dpa_hmm_ssv_ref(p, lp, dsq, &sc) == 0) return sc;
-    return dpa_hmm_msv_full_ref(p, lp, dsq, work);
+    return dpa_hmm_ssv_msv(p, lp, dsq, work, dpa_hmm_ssv_xe_ref);
 }
 
 float dpa_hmm_vit_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work) {
@@ -222,10 +240,15 @@ static float to_bits(float sc, float base) { return (float)((double)(sc - base) 
 
 void dpa_hmm_filter_one_ref(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, const dpa_hmm_filter_opts *o,
                             void *work, dpa_hmm_filter_out *out) {
+    dpa_hmm_filter_one(p, dsq, L, o, work, dpa_hmm_ssv_xe_ref, out);
+}
+
+void dpa_hmm_filter_one(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, const dpa_hmm_filter_opts *o,
+                        void *work, dpa_hmm_ssv_xe_fn xe_fn, dpa_hmm_filter_out *out) {
     memset(out, 0, sizeof *out);
     dpa_hmm_len_params lp;
     dpa_hmm_len_params_init(L, &lp);
-    float usc = dpa_hmm_ssv_msv_ref(p, &lp, dsq, work);
+    float usc = dpa_hmm_ssv_msv(p, &lp, dsq, work, xe_fn);
     out->msv_bits = to_bits(usc, lp.nullsc);
     out->msv_P = dpa_hmm_gumbel_surv(out->msv_bits, p->msv_mu, p->msv_lambda);
     out->has = DPA_HMM_HAS_MSV;

@@ -56,6 +56,8 @@ void dpa_hmm_profile_free(dpa_hmm_profile *prof) {
     free(prof->rb);
     free(prof->rw);
     free(prof->tw);
+    free(prof->ssv[0]);
+    free(prof->ssv[1]);
     memset(prof, 0, sizeof *prof);
 }
 
@@ -190,6 +192,24 @@ dpa_status dpa_hmm_profile_build(const dpa_hmm_model *hmm, dpa_hmm_profile *p) {
                 }
             p->fh_eo[x][k] = denom > 0.0f ? num / denom : 0.0f;
         }
+    for (int w = 0; w < 2; w++) {
+        const int W = w ? 64 : 32, Q = (M + W - 1) / W;
+        size_t bytes = (size_t)DPA_HMM_KP * (size_t)Q * W;
+        p->ssv_q[w] = Q;
+        p->ssv[w] = aligned_alloc(64, (bytes + 63) / 64 * 64);
+        if (!p->ssv[w]) {
+            dpa_hmm_profile_free(p);
+            return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm profile of M = %d: SSV tables", M);
+        }
+        for (int x = 0; x < DPA_HMM_KP; x++)
+            for (int q = 0; q < Q; q++)
+                for (int z = 0; z < W; z++) {
+                    const int k = q + z * Q + 1;
+                    /* sf_conversion: ((127 + bias) -sat rbv) ^ 127, read as signed */
+                    int u = 127 + p->bias_b - (k <= M ? p->rb[(size_t)x * cols + k] : 255);
+                    p->ssv[w][((size_t)x * Q + q) * W + z] = (uint8_t)((u < 0 ? 0 : u) ^ 127);
+                }
+    }
     p->msv_mu = hmm->msv_mu;
     p->msv_lambda = hmm->msv_lambda;
     p->vit_mu = hmm->vit_mu;

@@ -39,6 +39,11 @@ typedef struct dpa_hmm_profile {
     float fh_t1[3];            /* state 1 -> 0, 1, end */
     float fh_eo[DPA_HMM_KP][2];
     float fh_pi[2];
+    /* SSV costs striped for W-byte vectors (W = 32, 64): Q = ceil(M / W) segments; byte z
+     * of segment q of residue x holds HMMER's signed sbv (rb - bias, at most 127) of node
+     * q + z Q + 1, or 127 past M. ssv[i] is 64-byte aligned; i = 0: W 32, i = 1: W 64. */
+    uint8_t *ssv[2];
+    int32_t ssv_q[2];
     /* calibration */
     float msv_mu, msv_lambda, vit_mu, vit_lambda;
 } dpa_hmm_profile;
