@@ -1,4 +1,5 @@
-// test_hmm_filter_simd.cc — the AVX2 and AVX-512 SSV kernels against the scalar reference:
+// test_hmm_filter_simd.cc — the AVX2 and AVX-512 SSV kernels and the AVX2 Viterbi filter
+// against the scalar reference:
 // same SSV decision and score (through dpa_hmm_ssv), and the same whole-pipeline result, on
 // random models (M 1..1500, covering every residue of a striped segment) and targets
 // (sampled from the models, background, the edge symbols), fresh seed printed. Each ISA's
@@ -22,7 +23,8 @@ namespace {
 
 using namespace hmmgen;
 
-void check_kernel(dpa_hmm_ssv_xe_fn fn, const char *name) {
+void check_kernel(dpa_hmm_ssv_xe_fn fn, dpa_hmm_vit_fn vit, const char *name) {
+    const dpa_hmm_kernels kern = {fn, vit};
     const uint64_t seed = std::random_device{}();
     std::printf("[hmm simd %s] seed %llu\n", name, (unsigned long long)seed);
     SCOPED_TRACE(std::string(name) + " seed " + std::to_string(seed));
@@ -44,7 +46,7 @@ void check_kernel(dpa_hmm_ssv_xe_fn fn, const char *name) {
         }
     }
     const dpa_hmm_filter_opts o{0.02, 1e-3, 1, 0};
-    size_t decided = 0, overflow = 0, bad = 0;
+    size_t decided = 0, overflow = 0, bad = 0, vit_inf = 0;
     for (int mi = 0; mi < prof->count; mi++) {
         const dpa_hmm_profile *p = &prof->prof[mi];
         std::vector<unsigned char> work(dpa_hmm_work_bytes(p->M));
@@ -60,8 +62,13 @@ void check_kernel(dpa_hmm_ssv_xe_fn fn, const char *name) {
             overflow += ra == 0 && std::isinf(a);
             bool ok = ra == rb && (ra != 0 || std::memcmp(&a, &b, sizeof a) == 0);
             dpa_hmm_filter_out x, y;
-            dpa_hmm_filter_one(p, dsq.data(), (int32_t)s.size(), &o, work.data(), dpa_hmm_ssv_xe_ref, &x);
-            dpa_hmm_filter_one(p, dsq.data(), (int32_t)s.size(), &o, work.data(), fn, &y);
+            dpa_hmm_filter_one(p, dsq.data(), (int32_t)s.size(), &o, work.data(), &dpa_hmm_kernels_ref, &x);
+            dpa_hmm_filter_one(p, dsq.data(), (int32_t)s.size(), &o, work.data(), &kern, &y);
+            // the Viterbi filter on every pair, not only survivors
+            const float va = dpa_hmm_vit_ref(p, &lp, dsq.data(), work.data());
+            const float vb = vit(p, &lp, dsq.data(), work.data());
+            ok = ok && std::memcmp(&va, &vb, sizeof va) == 0;
+            vit_inf += std::isinf(va) && va > 0;
             ok = ok && std::memcmp(&x.msv_bits, &y.msv_bits, 4) == 0 && x.pass_msv == y.pass_msv &&
                  x.pass_bias == y.pass_bias && x.pass_vit == y.pass_vit;
             if (!ok && bad++ < 3)
@@ -71,24 +78,24 @@ void check_kernel(dpa_hmm_ssv_xe_fn fn, const char *name) {
     }
     EXPECT_EQ(bad, 0u);
     EXPECT_GT(decided, 0u);
-    std::printf("[hmm simd %s] %zu pairs, %zu decided by SSV (%zu overflows)\n", name,
-                (size_t)prof->count * seqs.size(), decided, overflow);
+    std::printf("[hmm simd %s] %zu pairs, %zu decided by SSV (%zu overflows), %zu Viterbi-filter overflows\n", name,
+                (size_t)prof->count * seqs.size(), decided, overflow, vit_inf);
     dpa_hmm_profiles_free(prof);
 }
 
-TEST(HmmSimd, Avx2SsvEqualsScalar) {
+TEST(HmmSimd, Avx2EqualsScalar) {
 #ifdef DPA_HAVE_AVX2
     if (!(dpa_cpu_supported_isas() & DPA_ISA_BIT(DPA_ISA_AVX2))) GTEST_SKIP() << "CPU lacks AVX2";
-    check_kernel(dpa_hmm_ssv_xe_avx2, "avx2");
+    check_kernel(dpa_hmm_ssv_xe_avx2, dpa_hmm_vit_avx2, "avx2");
 #else
     GTEST_SKIP() << "built without AVX2 support in the compiler";
 #endif
 }
 
-TEST(HmmSimd, Avx512SsvEqualsScalar) {
+TEST(HmmSimd, Avx512EqualsScalar) {
 #ifdef DPA_HAVE_AVX512
     if (!(dpa_cpu_supported_isas() & DPA_ISA_BIT(DPA_ISA_AVX512))) GTEST_SKIP() << "CPU lacks AVX-512";
-    check_kernel(dpa_hmm_ssv_xe_avx512, "avx512");
+    check_kernel(dpa_hmm_ssv_xe_avx512, dpa_hmm_vit_avx2, "avx512");
 #else
     GTEST_SKIP() << "built without AVX-512 support in the compiler";
 #endif

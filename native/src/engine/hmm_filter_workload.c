@@ -7,9 +7,9 @@
  *
  * No CUDA kernels yet: the descriptor names DPA_CUDA_WORKLOAD_HMM_FILTER, which no CUDA
  * library provides, so GPU-forced calls fail with DPA_ERR_NO_DEVICE and AUTO / HYBRID run
- * on the CPU. CPU kernels: SSV (the stage every pair runs) in AVX-512, AVX2 or scalar, the
- * fastest the context allows; the full MSV (when SSV cannot decide), bias and Viterbi filters
- * are the scalar reference, as they run on a few percent of the pairs.
+ * on the CPU. CPU kernels, the fastest the context allows: SSV (the stage every pair runs) in
+ * AVX-512, AVX2 or scalar; the Viterbi filter in AVX2 (also under AVX-512) or scalar; the
+ * full MSV (when SSV cannot decide) and the bias filter scalar, as they are rare or O(L).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +27,7 @@ typedef struct hmm_job {
     const dpa_hmm_profiles *profiles;
     const dpa_hmm_seq_batch *batch;
     dpa_hmm_filter_opts opts;
-    dpa_hmm_ssv_xe_fn ssv;
+    dpa_hmm_kernels kern;
     dpa_isa isa;
     uint8_t *dsq;        /* digitised residues, same offsets as batch->residues' packing below */
     int64_t *dsq_off;
@@ -61,7 +61,7 @@ static dpa_status hmm_cpu(void *arg, int64_t first, int64_t count, int64_t *cell
         if (L == 0) continue;
         const dpa_hmm_profile *p = &j->profiles->prof[mi];
         dpa_hmm_filter_out o;
-        dpa_hmm_filter_one(p, j->dsq + j->dsq_off[si], L, &j->opts, work, j->ssv, &o);
+        dpa_hmm_filter_one(p, j->dsq + j->dsq_off[si], L, &j->opts, work, &j->kern, &o);
         r->msv_bits = o.msv_bits;
         r->bias_bits = o.bias_bits;
         r->vit_bits = o.vit_bits;
@@ -102,17 +102,18 @@ static const dpa_workload hmm_filter_workload = {
 };
 
 static void select_ssv(unsigned allowed, hmm_job *j) {
-    j->ssv = dpa_hmm_ssv_xe_ref;
+    j->kern = dpa_hmm_kernels_ref;
     j->isa = DPA_ISA_SCALAR;
 #ifdef DPA_HAVE_AVX2
     if (allowed & DPA_ISA_BIT(DPA_ISA_AVX2)) {
-        j->ssv = dpa_hmm_ssv_xe_avx2;
+        j->kern.ssv = dpa_hmm_ssv_xe_avx2;
+        j->kern.vit = dpa_hmm_vit_avx2;
         j->isa = DPA_ISA_AVX2;
     }
 #endif
 #ifdef DPA_HAVE_AVX512
     if (allowed & DPA_ISA_BIT(DPA_ISA_AVX512)) {
-        j->ssv = dpa_hmm_ssv_xe_avx512;
+        j->kern.ssv = dpa_hmm_ssv_xe_avx512; /* Viterbi filter: the AVX2 kernel (no 512-bit one yet) */
         j->isa = DPA_ISA_AVX512;
     }
 #endif

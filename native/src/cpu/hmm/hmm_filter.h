@@ -13,7 +13,7 @@
 
 #include "cpu/hmm/hmm_profile.h"
 
-/* Scratch for one (profile, sequence): sized by dpa_hmm_work_bytes(M). */
+/* Scratch for one (profile, sequence): sized by dpa_hmm_work_bytes(M); any kernel's. */
 size_t dpa_hmm_work_bytes(int32_t M);
 
 /* dsq: L digital codes (0..28). Each returns nats; +inf on 8/16-bit overflow as HMMER. */
@@ -33,6 +33,17 @@ uint8_t dpa_hmm_ssv_xe_avx2(const dpa_hmm_profile *p, const uint8_t *dsq, int32_
 #ifdef DPA_HAVE_AVX512
 uint8_t dpa_hmm_ssv_xe_avx512(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, void *work);
 #endif
+typedef float (*dpa_hmm_vit_fn)(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq,
+                                void *work);
+#ifdef DPA_HAVE_AVX2
+float dpa_hmm_vit_avx2(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work);
+#endif
+/* The kernels one pipeline run uses. */
+typedef struct dpa_hmm_kernels {
+    dpa_hmm_ssv_xe_fn ssv;
+    dpa_hmm_vit_fn vit;
+} dpa_hmm_kernels;
+extern const dpa_hmm_kernels dpa_hmm_kernels_ref;
 /* SSV alone (p7_SSVFilter): returns 0 and *sc when it decides, 1 when MSV must be run. */
 int dpa_hmm_ssv(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work,
                 dpa_hmm_ssv_xe_fn xe_fn, float *sc);
@@ -61,11 +72,10 @@ typedef struct dpa_hmm_filter_out {
 
 double dpa_hmm_gumbel_surv(double x, double mu, double lambda);
 
-/* Runs the pipeline; L must be in [1, DPA_HMM_MAX_L]. xe_fn picks the SSV kernel; the full
- * MSV, bias and Viterbi filters are scalar (they run on the few sequences SSV cannot decide
- * or that pass MSV). */
+/* Runs the pipeline; L must be in [1, DPA_HMM_MAX_L]. k picks the SSV and Viterbi-filter
+ * kernels; the full MSV (when SSV cannot decide) and the bias filter are scalar. */
 void dpa_hmm_filter_one(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, const dpa_hmm_filter_opts *o,
-                        void *work, dpa_hmm_ssv_xe_fn xe_fn, dpa_hmm_filter_out *out);
+                        void *work, const dpa_hmm_kernels *k, dpa_hmm_filter_out *out);
 /* The same with the scalar SSV. */
 void dpa_hmm_filter_one_ref(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, const dpa_hmm_filter_opts *o,
                             void *work, dpa_hmm_filter_out *out);

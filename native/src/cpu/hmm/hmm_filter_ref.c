@@ -22,7 +22,8 @@ static inline int16_t adds16(int a, int b) {
 size_t dpa_hmm_work_bytes(int32_t M) {
     /* VF: M, I, D rows of M+2 words, twice (previous, current); MSV: two byte rows; SIMD SSV:
      * one striped row of up to M + 63 bytes, 64-byte aligned (the +128) */
-    return (size_t)(M + 2) * (6 * sizeof(int16_t) + 2) + (size_t)M + 64 + 128;
+    size_t striped_vf = 3 * sizeof(int16_t) * ((size_t)M + 16);
+    return (size_t)(M + 2) * (6 * sizeof(int16_t) + 2) + (size_t)M + striped_vf + 64 + 128;
 }
 
 uint8_t dpa_hmm_ssv_xe_ref(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, void *work) {
@@ -240,15 +241,17 @@ static float to_bits(float sc, float base) { return (float)((double)(sc - base) 
 
 void dpa_hmm_filter_one_ref(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, const dpa_hmm_filter_opts *o,
                             void *work, dpa_hmm_filter_out *out) {
-    dpa_hmm_filter_one(p, dsq, L, o, work, dpa_hmm_ssv_xe_ref, out);
+    dpa_hmm_filter_one(p, dsq, L, o, work, &dpa_hmm_kernels_ref, out);
 }
 
+const dpa_hmm_kernels dpa_hmm_kernels_ref = { dpa_hmm_ssv_xe_ref, dpa_hmm_vit_ref };
+
 void dpa_hmm_filter_one(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, const dpa_hmm_filter_opts *o,
-                        void *work, dpa_hmm_ssv_xe_fn xe_fn, dpa_hmm_filter_out *out) {
+                        void *work, const dpa_hmm_kernels *k, dpa_hmm_filter_out *out) {
     memset(out, 0, sizeof *out);
     dpa_hmm_len_params lp;
     dpa_hmm_len_params_init(L, &lp);
-    float usc = dpa_hmm_ssv_msv(p, &lp, dsq, work, xe_fn);
+    float usc = dpa_hmm_ssv_msv(p, &lp, dsq, work, k->ssv);
     out->msv_bits = to_bits(usc, lp.nullsc);
     out->msv_P = dpa_hmm_gumbel_surv(out->msv_bits, p->msv_mu, p->msv_lambda);
     out->has = DPA_HMM_HAS_MSV;
@@ -266,7 +269,7 @@ void dpa_hmm_filter_one(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L,
     }
     out->pass_bias = (uint8_t)go;
     if ((go && P > o->F2) || o->all_scores) {
-        float vfsc = dpa_hmm_vit_ref(p, &lp, dsq, work);
+        float vfsc = k->vit(p, &lp, dsq, work);
         out->vit_bits = to_bits(vfsc, filtersc);
         out->vit_P = dpa_hmm_gumbel_surv(out->vit_bits, p->vit_mu, p->vit_lambda);
         out->has |= DPA_HMM_HAS_VIT;
