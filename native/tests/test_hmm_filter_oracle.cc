@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "dpaccel.h"
 extern "C" {
 #include "common/status.h"
 #include "cpu/hmm/hmm_filter.h"
@@ -159,6 +160,76 @@ void compare_all(uint64_t seed, int nmodels, int nseq, int maxlen) {
     EXPECT_GT(vit_pass, 0u);
     std::printf("[hmm oracle] seed %llu: %zu pairs identical, %zu pass MSV, %zu pass Viterbi, %zu MSV overflows\n",
                 (unsigned long long)seed, n - bad, msv_pass, vit_pass, inf);
+}
+
+// The hmmsearch binary's own "Passed MSV/bias/Vit filter" counts (Debian's HMMER 3.3.2, same
+// filters as 3.4) per model against dpa_hmm_filter_compute's flags, for default and
+// non-default thresholds and --nobias. Skips without hmmsearch in PATH or without pyhmmer.
+struct Counts { long msv, bias, vit; };
+
+std::vector<Counts> hmmsearch_counts(const std::string &hmm, const std::string &fa, const std::string &opts) {
+    std::vector<Counts> out;
+    std::string cmd = "hmmsearch --cpu 0 " + opts + " -o /dev/stdout " + hmm + " " + fa + " 2>/dev/null";
+    FILE *f = popen(cmd.c_str(), "r");
+    if (!f) return out;
+    char line[4096];
+    while (std::fgets(line, sizeof line, f)) {
+        long v;
+        if (std::sscanf(line, "Passed MSV filter: %ld", &v) == 1) out.push_back({v, 0, 0});
+        else if (std::sscanf(line, "Passed bias filter: %ld", &v) == 1 && !out.empty()) out.back().bias = v;
+        else if (std::sscanf(line, "Passed Vit filter: %ld", &v) == 1 && !out.empty()) out.back().vit = v;
+    }
+    pclose(f);
+    return out;
+}
+
+TEST(HmmOracle, HmmsearchPassCounts) {
+    if (!run("command -v hmmsearch >/dev/null 2>&1")) GTEST_SKIP() << "hmmsearch not in PATH (apt-get install hmmer)";
+    const std::string py = env_or("DPACCEL_PYTHON", "python3");
+    if (!run(py + " -c 'import pyhmmer' 2>/dev/null")) GTEST_SKIP() << py + " lacks pyhmmer (pip install pyhmmer)";
+    char dir[] = "/tmp/dpa_hmm_countsXXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    const std::string hmm = std::string(dir) + "/m.hmm", fa = std::string(dir) + "/t.fa";
+    ASSERT_TRUE(run(py + " " + DPA_SOURCE_DIR + "/tools/hmm/gen_hmm_testdata.py 23 " + hmm + " " + fa + " 15 150 2500"));
+    dpa_hmm_profiles *prof = nullptr;
+    ASSERT_EQ(dpa_hmm_profiles_load_file(hmm.c_str(), &prof), DPA_OK) << dpa_last_error();
+    std::vector<std::string> seqs = read_fasta(fa);
+    std::string all;
+    std::vector<int64_t> off;
+    std::vector<int32_t> len;
+    for (const std::string &s : seqs) { off.push_back((int64_t)all.size()); len.push_back((int32_t)s.size()); all += s; }
+    dpa_hmm_seq_batch b{(int32_t)seqs.size(), (const uint8_t *)all.data(), off.data(), len.data()};
+    dpa_context *ctx = nullptr;
+    ASSERT_EQ(dpa_context_create(nullptr, &ctx), DPA_OK);
+    struct Case { const char *opts; dpa_hmm_filter_params p; };
+    const Case cases[] = {{"", {0.02, 1e-3, 1, 0, -1}}, {"--nobias", {0.02, 1e-3, 0, 0, -1}},
+                          {"--F1 0.2 --F2 0.05", {0.2, 0.05, 1, 0, -1}}, {"--F1 0.001 --F2 1e-5", {0.001, 1e-5, 1, 0, -1}}};
+    const int nm = dpa_hmm_profiles_count(prof);
+    long total_vit = 0;
+    for (const Case &c : cases) {
+        std::vector<Counts> want = hmmsearch_counts(hmm, fa, c.opts);
+        ASSERT_EQ((int)want.size(), nm) << "hmmsearch " << c.opts;
+        std::vector<dpa_hmm_filter_result> res((size_t)nm * seqs.size());
+        ASSERT_EQ(dpa_hmm_filter_compute(ctx, prof, &b, &c.p, res.data(), (int64_t)res.size(), nullptr), DPA_OK)
+            << dpa_last_error();
+        for (int mi = 0; mi < nm; mi++) {
+            Counts got{0, 0, 0};
+            for (size_t si = 0; si < seqs.size(); si++) {
+                const dpa_hmm_filter_result &r = res[(size_t)mi * seqs.size() + si];
+                got.msv += r.pass_msv;
+                got.bias += r.pass_bias;
+                got.vit += r.pass_vit;
+            }
+            EXPECT_EQ(got.msv, want[mi].msv) << "model " << mi << " hmmsearch " << c.opts;
+            EXPECT_EQ(got.bias, want[mi].bias) << "model " << mi << " hmmsearch " << c.opts;
+            EXPECT_EQ(got.vit, want[mi].vit) << "model " << mi << " hmmsearch " << c.opts;
+            total_vit += got.vit;
+        }
+    }
+    EXPECT_GT(total_vit, 0);
+    std::printf("[hmm hmmsearch] %d models x %zu targets x 4 option sets: pass counts equal\n", nm, seqs.size());
+    dpa_context_destroy(ctx);
+    dpa_hmm_profiles_free(prof);
 }
 
 TEST(HmmOracle, FixedSeedManyModels) { compare_all(7, 15, 80, 3000); }
