@@ -1,5 +1,5 @@
-// test_hmm_filter_simd.cc — the AVX2 and AVX-512 SSV kernels and the AVX2 Viterbi filter
-// against the scalar reference:
+// test_hmm_filter_simd.cc — the AVX2 and AVX-512 SSV and Viterbi-filter kernels against the
+// scalar reference:
 // same SSV decision and score (through dpa_hmm_ssv), and the same whole-pipeline result, on
 // random models (M 1..1500, covering every residue of a striped segment) and targets
 // (sampled from the models, background, the edge symbols), fresh seed printed. Each ISA's
@@ -95,7 +95,7 @@ TEST(HmmSimd, Avx2EqualsScalar) {
 TEST(HmmSimd, Avx512EqualsScalar) {
 #ifdef DPA_HAVE_AVX512
     if (!(dpa_cpu_supported_isas() & DPA_ISA_BIT(DPA_ISA_AVX512))) GTEST_SKIP() << "CPU lacks AVX-512";
-    check_kernel(dpa_hmm_ssv_xe_avx512, dpa_hmm_vit_avx2, "avx512");
+    check_kernel(dpa_hmm_ssv_xe_avx512, dpa_hmm_vit_avx512, "avx512");
 #else
     GTEST_SKIP() << "built without AVX-512 support in the compiler";
 #endif

@@ -8,7 +8,7 @@
  * No CUDA kernels yet: the descriptor names DPA_CUDA_WORKLOAD_HMM_FILTER, which no CUDA
  * library provides, so GPU-forced calls fail with DPA_ERR_NO_DEVICE and AUTO / HYBRID run
  * on the CPU. CPU kernels, the fastest the context allows: SSV (the stage every pair runs) in
- * AVX-512, AVX2 or scalar; the Viterbi filter in AVX2 (also under AVX-512) or scalar; the
+ * AVX-512, AVX2 or scalar; the Viterbi filter likewise; the
  * full MSV (when SSV cannot decide) and the bias filter scalar, as they are rare or O(L).
  */
 #include <stdlib.h>
@@ -113,7 +113,8 @@ static void select_ssv(unsigned allowed, hmm_job *j) {
 #endif
 #ifdef DPA_HAVE_AVX512
     if (allowed & DPA_ISA_BIT(DPA_ISA_AVX512)) {
-        j->kern.ssv = dpa_hmm_ssv_xe_avx512; /* Viterbi filter: the AVX2 kernel (no 512-bit one yet) */
+        j->kern.ssv = dpa_hmm_ssv_xe_avx512;
+        j->kern.vit = dpa_hmm_vit_avx512;
         j->isa = DPA_ISA_AVX512;
     }
 #endif

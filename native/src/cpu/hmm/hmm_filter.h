@@ -38,6 +38,9 @@ typedef float (*dpa_hmm_vit_fn)(const dpa_hmm_profile *p, const dpa_hmm_len_para
 #ifdef DPA_HAVE_AVX2
 float dpa_hmm_vit_avx2(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work);
 #endif
+#ifdef DPA_HAVE_AVX512
+float dpa_hmm_vit_avx512(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work);
+#endif
 /* The kernels one pipeline run uses. */
 typedef struct dpa_hmm_kernels {
     dpa_hmm_ssv_xe_fn ssv;

@@ -58,8 +58,10 @@ void dpa_hmm_profile_free(dpa_hmm_profile *prof) {
     free(prof->tw);
     free(prof->ssv[0]);
     free(prof->ssv[1]);
-    free(prof->vf_rw);
-    free(prof->vf_tw);
+    for (int w = 0; w < 2; w++) {
+        free(prof->vf_rw[w]);
+        free(prof->vf_tw[w]);
+    }
     memset(prof, 0, sizeof *prof);
 }
 
@@ -212,13 +214,13 @@ dpa_status dpa_hmm_profile_build(const dpa_hmm_model *hmm, dpa_hmm_profile *p) {
                     p->ssv[w][((size_t)x * Q + q) * W + z] = (uint8_t)((u < 0 ? 0 : u) ^ 127);
                 }
     }
-    {
-        const int W = 16, Q = (M + W - 1) / W;
+    for (int w = 0; w < 2; w++) {
+        const int W = w ? 32 : 16, Q = (M + W - 1) / W;
         size_t rbytes = sizeof(int16_t) * DPA_HMM_KP * (size_t)Q * W, tbytes = sizeof(int16_t) * (size_t)Q * 8 * W;
-        p->vf_q = Q;
-        p->vf_rw = aligned_alloc(64, (rbytes + 63) / 64 * 64);
-        p->vf_tw = aligned_alloc(64, (tbytes + 63) / 64 * 64);
-        if (!p->vf_rw || !p->vf_tw) {
+        p->vf_q[w] = Q;
+        p->vf_rw[w] = aligned_alloc(64, (rbytes + 63) / 64 * 64);
+        p->vf_tw[w] = aligned_alloc(64, (tbytes + 63) / 64 * 64);
+        if (!p->vf_rw[w] || !p->vf_tw[w]) {
             dpa_hmm_profile_free(p);
             return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm profile of M = %d: Viterbi-filter tables", M);
         }
@@ -226,9 +228,9 @@ dpa_status dpa_hmm_profile_build(const dpa_hmm_model *hmm, dpa_hmm_profile *p) {
             for (int z = 0; z < W; z++) {
                 const int k = q + z * Q + 1;
                 for (int x = 0; x < DPA_HMM_KP; x++)
-                    p->vf_rw[((size_t)x * Q + q) * W + z] = k <= M ? p->rw[(size_t)x * cols + k] : -32768;
+                    p->vf_rw[w][((size_t)x * Q + q) * W + z] = k <= M ? p->rw[(size_t)x * cols + k] : -32768;
                 for (int tr = 0; tr < 8; tr++)
-                    p->vf_tw[((size_t)q * 8 + tr) * W + z] = k <= M ? p->tw[(size_t)k * DPA_HMM_W_N + tr] : -32768;
+                    p->vf_tw[w][((size_t)q * 8 + tr) * W + z] = k <= M ? p->tw[(size_t)k * DPA_HMM_W_N + tr] : -32768;
             }
     }
     p->msv_mu = hmm->msv_mu;

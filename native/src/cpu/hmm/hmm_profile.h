@@ -44,11 +44,12 @@ typedef struct dpa_hmm_profile {
      * q + z Q + 1, or 127 past M. ssv[i] is 64-byte aligned; i = 0: W 32, i = 1: W 64. */
     uint8_t *ssv[2];
     int32_t ssv_q[2];
-    /* Viterbi-filter words striped for 16 int16 lanes (AVX2): Q = vf_q = ceil(M / 16); node
-     * k = q + z Q + 1 in lane z. vf_rw: residue x, segment q -> 16 words (rw, -32768 past M);
-     * vf_tw: segment q -> 8 vectors in DPA_HMM_W_* order (-32768 past M). 64-byte aligned. */
-    int16_t *vf_rw, *vf_tw;
-    int32_t vf_q;
+    /* Viterbi-filter words striped for W int16 lanes, [0]: W 16 (AVX2), [1]: W 32 (AVX-512):
+     * Q = vf_q = ceil(M / W); node k = q + z Q + 1 in lane z. vf_rw: residue x, segment q ->
+     * W words (rw, -32768 past M); vf_tw: segment q -> 8 vectors in DPA_HMM_W_* order
+     * (-32768 past M). 64-byte aligned. */
+    int16_t *vf_rw[2], *vf_tw[2];
+    int32_t vf_q[2];
     /* calibration */
     float msv_mu, msv_lambda, vit_mu, vit_lambda;
 } dpa_hmm_profile;

@@ -27,8 +27,8 @@ static inline int16_t hmax_w(__m256i v) {
 }
 
 float dpa_hmm_vit_avx2(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work) {
-    const int Q = p->vf_q;
-    const __m256i *tw = (const __m256i *)p->vf_tw;
+    const int Q = p->vf_q[0];
+    const __m256i *tw = (const __m256i *)p->vf_tw[0];
     __m256i *Mx = (__m256i *)(((uintptr_t)work + 63) & ~(uintptr_t)63), *Dx = Mx + Q, *Ix = Dx + Q;
     const __m256i neg = _mm256_set1_epi16(-32768);
     const __m256i neg0 = _mm256_setr_epi16(-32768, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
@@ -37,7 +37,7 @@ float dpa_hmm_vit_avx2(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, c
     int16_t xB = (int16_t)(xN + lp->xw_move);
     int16_t xJ = -32768, xC = -32768;
     for (int32_t i = 0; i < lp->L; i++) {
-        const __m256i *rsc = (const __m256i *)p->vf_rw + (size_t)dsq[i] * Q;
+        const __m256i *rsc = (const __m256i *)p->vf_rw[0] + (size_t)dsq[i] * Q;
         const __m256i *t = tw;
         __m256i dcv = neg, xEv = neg, Dmaxv = neg, xBv = _mm256_set1_epi16(xB);
         __m256i mpv = shift_w(Mx[Q - 1], neg0), dpv = shift_w(Dx[Q - 1], neg0), ipv = shift_w(Ix[Q - 1], neg0);
