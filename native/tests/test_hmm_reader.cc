@@ -75,8 +75,8 @@ TEST(HmmReader, Rejections) {
     e = parse_error(model("ok") + model("leng0", 0));
     EXPECT_NE(e.find("model 1"), std::string::npos) << e;
     EXPECT_NE(e.find("LENG \"0\""), std::string::npos) << e;
-    e = parse_error("HMMER3/e [3.1]\nNAME x\n");
-    EXPECT_NE(e.find("only HMMER3/f"), std::string::npos) << e;
+    e = parse_error("HMMER3/b [3.0b2]\nNAME x\n");
+    EXPECT_NE(e.find("only HMMER3/e and HMMER3/f"), std::string::npos) << e;
     e = parse_error("");
     EXPECT_NE(e.find("no HMMER3/f model"), std::string::npos) << e;
     e = parse_error(model("big", 100001));

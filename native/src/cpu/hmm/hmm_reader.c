@@ -1,5 +1,5 @@
 /*
- * hmm_reader.c — HMMER3/f text reader. Follows HMMER 3.4's read_asc30hmm for what it stores
+ * hmm_reader.c — HMMER3/f (and 3/e) text reader. Follows HMMER 3.4's read_asc30hmm for what it stores
  * (so scores match hmmsearch) but is stricter about what it accepts: every number must be a
  * whole token, probabilities must be finite and >= 0 in -ln space, node lines must carry
  * exactly their fields, and COMPO plus the MSV and VITERBI STATS lines are required because
@@ -158,11 +158,14 @@ static dpa_status parse_model(line_reader *r, dpa_hmm_model *m) {
     char buf[64];
     memset(m, 0, sizeof *m);
     if (r->ntok < 1 || r->toklen[0] < 6 || memcmp(r->tok[0], "HMMER3", 6) != 0)
-        return FAIL(r, DPA_ERR_INVALID_ARG, "expected a \"HMMER3/f\" format line, found \"%s\"",
+        return FAIL(r, DPA_ERR_INVALID_ARG, "expected a \"HMMER3/f\" (or 3/e) format line, found \"%s\"",
                     tok_str(r, 0, buf, sizeof buf));
-    if (!tok_is(r, 0, "HMMER3/f"))
-        return FAIL(r, DPA_ERR_INVALID_ARG, "format \"%s\" is not supported (only HMMER3/f, written by HMMER 3.1-3.4)",
+    /* 3/e (HMMER 3.0-3.1b1) and 3/f (3.1b2-3.4) differ only in 3/f's MM column on match lines */
+    const int is_3e = tok_is(r, 0, "HMMER3/e");
+    if (!is_3e && !tok_is(r, 0, "HMMER3/f"))
+        return FAIL(r, DPA_ERR_INVALID_ARG, "format \"%s\" is not supported (only HMMER3/e and HMMER3/f, written by HMMER 3.0-3.4)",
                     tok_str(r, 0, buf, sizeof buf));
+    const int annot = is_3e ? 4 : 5;
     int have_alph = 0, have_msv = 0, have_vit = 0, have_leng = 0;
     long M = 0;
     dpa_status st = DPA_OK;
@@ -250,9 +253,9 @@ static dpa_status parse_model(line_reader *r, dpa_hmm_model *m) {
         if (parse_int(r, 0, &idx) != 0 || idx != k)
             return FAIL(r, DPA_ERR_INVALID_ARG, "expected match line of node %ld, found \"%s\"", k,
                         tok_str(r, 0, buf, sizeof buf));
-        if (r->ntok != 1 + DPA_HMM_K + 5)
-            return FAIL(r, DPA_ERR_INVALID_ARG, "match line of node %ld has %d fields, expected %d (20 scores, MAP CONS RF MM CS)",
-                        k, r->ntok, 1 + DPA_HMM_K + 5);
+        if (r->ntok != 1 + DPA_HMM_K + annot)
+            return FAIL(r, DPA_ERR_INVALID_ARG, "match line of node %ld has %d fields, expected %d (20 scores, MAP CONS RF%s CS)",
+                        k, r->ntok, 1 + DPA_HMM_K + annot, is_3e ? "" : " MM");
         for (int x = 0; x < DPA_HMM_K; x++)
             if ((st = parse_prob(r, 1 + x, "match emission", (int)k, x, &m->mat[k * DPA_HMM_K + x])) != DPA_OK) return st;
         if (!next_line(r) || r->ntok != DPA_HMM_K)
