@@ -658,6 +658,87 @@ DPA_API dpa_status dpa_papara_traceback(const uint8_t *profile, int64_t num_site
                                         const dpa_papara_params *params, uint8_t *ops,
                                         int64_t *num_ops, int32_t *score);
 
+/* ------------------------------------------------------------------------------------
+ * HMMER3 filters: MSV, bias, Viterbi filter (hmmsearch 3.4 semantics, see docs/hmm-filter.md)
+ *
+ * Profiles come from HMMER3/f text (.hmm files from hmmbuild 3.1-3.4; protein only; COMPO
+ * and the STATS LOCAL MSV / VITERBI lines required). Each (profile, sequence) goes through
+ * hmmsearch's pipeline up to the Viterbi filter, bit-identically: MSV (SSV first) score, its
+ * Gumbel P-value, pass if P <= F1; the bias filter's null (two-state HMM) and P, pass if
+ * <= F1; the Viterbi filter only when that P > F2 (else the sequence passes), pass if its
+ * P <= F2. Bit scores are float as HMMER's; +inf for an 8/16-bit overflow (P = 0).
+ *
+ * Residues: ACDEFGHIKLMNPQRSTVWY and the degenerate BJZOUX in either case (U scores as C,
+ * O as K, B J Z X as background-weighted means), '*' and '~' (score -inf). Any other byte
+ * (gap symbols, digits, space) is DPA_ERR_INVALID_ARG naming the sequence and position.
+ * Length 0 is skipped (computed = 0, flags 0); lengths above DPA_HMM_MAX_SEQ_LENGTH (hmmsearch's
+ * limit) are DPA_ERR_LIMIT.
+ * ------------------------------------------------------------------------------------ */
+
+#define DPA_HMM_MAX_SEQ_LENGTH 100000
+#define DPA_HMM_MAX_MODEL_LENGTH 100000
+
+typedef struct dpa_hmm_profiles dpa_hmm_profiles; /* immutable once loaded; shareable */
+
+/* Loads every model of a file / of len bytes of text; the message of a failure names the
+ * file (or "<buffer>"), line, model index and NAME, and the field. *out is NULL on failure. */
+DPA_API dpa_status dpa_hmm_profiles_load_file(const char *path, dpa_hmm_profiles **out);
+DPA_API dpa_status dpa_hmm_profiles_load_buffer(const char *text, size_t len,
+                                                dpa_hmm_profiles **out);
+DPA_API void dpa_hmm_profiles_free(dpa_hmm_profiles *profiles);
+DPA_API int32_t dpa_hmm_profiles_count(const dpa_hmm_profiles *profiles);
+/* NAME / LENG of model i, or NULL / -1 when i is out of range. */
+DPA_API const char *dpa_hmm_profiles_name(const dpa_hmm_profiles *profiles, int32_t i);
+DPA_API int32_t dpa_hmm_profiles_length(const dpa_hmm_profiles *profiles, int32_t i);
+
+typedef struct dpa_hmm_seq_batch {
+    int32_t num_seqs;
+    const uint8_t *residues;  /* concatenated ASCII sequences */
+    const int64_t *offsets;   /* start of each in residues    */
+    const int32_t *lengths;   /* 0..DPA_HMM_MAX_SEQ_LENGTH     */
+} dpa_hmm_seq_batch;
+
+typedef struct dpa_hmm_filter_params {
+    double F1;            /* MSV and bias threshold, (0, 1]; hmmsearch 0.02 */
+    double F2;            /* Viterbi filter threshold, (0, 1]; hmmsearch 1e-3 */
+    int32_t bias_filter;  /* 1 = on (default), 0 = hmmsearch --nobias */
+    int32_t all_scores;   /* 1 = compute every stage's score for every sequence (flags unchanged) */
+    int32_t backend;      /* dpa_backend for this call; -1 = the context's. No CUDA kernels yet:
+                             GPU fails with DPA_ERR_NO_DEVICE, AUTO and HYBRID run on the CPU. */
+} dpa_hmm_filter_params;
+
+#define DPA_HMM_COMPUTED_MSV 1u
+#define DPA_HMM_COMPUTED_BIAS 2u
+#define DPA_HMM_COMPUTED_VIT 4u
+
+typedef struct dpa_hmm_filter_result { /* one per (model, sequence), model-major */
+    float msv_bits, bias_bits, vit_bits;   /* valid where `computed` says */
+    double msv_pvalue, bias_pvalue, vit_pvalue;
+    uint8_t pass_msv, pass_bias, pass_vit; /* cumulative: pass_vit implies pass_bias ... */
+    uint8_t computed;                      /* DPA_HMM_COMPUTED_* */
+} dpa_hmm_filter_result;
+
+typedef struct dpa_hmm_filter_stats {
+    int64_t pairs;       /* (model, sequence) pairs of length >= 1 */
+    int64_t cells;       /* sum of M x L over those pairs */
+    int64_t gpu_pairs;
+    int64_t passed_msv, passed_bias, passed_vit;
+    int32_t isa;         /* dpa_isa of the CPU kernel */
+} dpa_hmm_filter_stats;
+
+/* F1 0.02, F2 1e-3, bias filter on, all_scores 0, backend -1. */
+DPA_API void dpa_hmm_filter_params_init(dpa_hmm_filter_params *params);
+DPA_API dpa_status dpa_hmm_filter_validate(const dpa_hmm_seq_batch *batch,
+                                           const dpa_hmm_filter_params *params);
+/* results holds count(profiles) x num_seqs entries (results_len), model-major. params and
+ * stats may be NULL. A rejected call (arguments, batch, no GPU for a GPU-forced call) writes
+ * nothing; a failure during the computation (out of memory) zeroes results. */
+DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profiles *profiles,
+                                          const dpa_hmm_seq_batch *batch,
+                                          const dpa_hmm_filter_params *params,
+                                          dpa_hmm_filter_result *results, int64_t results_len,
+                                          dpa_hmm_filter_stats *stats);
+
 #ifdef __cplusplus
 }
 #endif

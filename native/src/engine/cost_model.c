@@ -80,3 +80,17 @@ double dpa_cost_papara_gpu_seconds(int64_t cells, int64_t tasks, int32_t devices
     (void)tasks;
     return 1e-3 + (double)cells / (1e12 * (devices > 0 ? devices : 1));
 }
+
+/* HMM filter: the scalar reference runs SSV and, for survivors, the Viterbi filter, about
+ * 0.3 G cells/s per thread on this machine; the estimate only ranks CPU against GPU. */
+double dpa_cost_hmm_filter_cpu_seconds(int64_t cells, int64_t pairs, int32_t threads, dpa_isa isa)
+{
+    (void)isa;
+    return ((double)cells + 2000.0 * (double)pairs) / (0.3e9 * (threads > 0 ? threads : 1));
+}
+
+double dpa_cost_hmm_filter_gpu_seconds(int64_t cells, int64_t pairs, int32_t devices)
+{
+    (void)pairs;
+    return 1e-3 + (double)cells / (1e12 * (devices > 0 ? devices : 1));
+}

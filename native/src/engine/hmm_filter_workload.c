@@ -1,0 +1,220 @@
+/*
+ * hmm_filter_workload.c — dpa_hmm_filter_compute: check the arguments, validate the batch,
+ * digitise the sequences once, and hand the (model, sequence) pairs to the scheduler with
+ * the hmm-filter descriptor. A task is one pair; its cost is M x L (the SSV cells; the
+ * Viterbi filter runs only on the few survivors). Each pair writes its result at its own
+ * index, model-major, so nothing is packed afterwards.
+ *
+ * No CUDA kernels yet: the descriptor names DPA_CUDA_WORKLOAD_HMM_FILTER, which no CUDA
+ * library provides, so GPU-forced calls fail with DPA_ERR_NO_DEVICE and AUTO / HYBRID run
+ * on the CPU. CPU kernels, the fastest the context allows: SSV (the stage every pair runs) in
+ * AVX-512, AVX2 or scalar; the Viterbi filter likewise; the
+ * full MSV (when SSV cannot decide) and the bias filter scalar, as they are rare or O(L).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/status.h"
+#include "cpu/cpu_features.h"
+#include "cpu/hmm/hmm_filter.h"
+#include "cpu/hmm/hmm_profiles.h"
+#include "engine/context.h"
+#include "engine/cost_model.h"
+#include "engine/scheduler.h"
+#include "engine/sort.h"
+
+typedef struct hmm_job {
+    const dpa_hmm_profiles *profiles;
+    const dpa_hmm_seq_batch *batch;
+    dpa_hmm_filter_opts opts;
+    dpa_hmm_kernels kern;
+    dpa_isa isa;
+    uint8_t *dsq;        /* digitised residues, same offsets as batch->residues' packing below */
+    int64_t *dsq_off;
+    int32_t nseq;
+    int32_t max_M;
+    dpa_hmm_filter_result *results;
+    dpa_sort_item *keys;
+    int32_t *order;      /* the scheduler's task order: pair = model * nseq + seq */
+} hmm_job;
+
+static dpa_status hmm_sort(void *arg, int64_t n) {
+    hmm_job *j = arg;
+    return dpa_sort_order_desc(j->keys, j->order, n, "hmm-filter");
+}
+
+static int64_t hmm_cost(const void *arg, int64_t i) {
+    const hmm_job *j = arg;
+    return (int64_t)j->keys[i].key;
+}
+
+static dpa_status hmm_cpu(void *arg, int64_t first, int64_t count, int64_t *cells) {
+    hmm_job *j = arg;
+    void *work = malloc(dpa_hmm_work_bytes(j->max_M));
+    if (!work) return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: scratch for M = %d", j->max_M);
+    for (int64_t t = first; t < first + count; t++) {
+        const int32_t pair = j->order[t];
+        const int32_t mi = pair / j->nseq, si = pair % j->nseq;
+        const int32_t L = j->batch->lengths[si];
+        dpa_hmm_filter_result *r = &j->results[pair];
+        memset(r, 0, sizeof *r);
+        if (L == 0) continue;
+        const dpa_hmm_profile *p = &j->profiles->prof[mi];
+        dpa_hmm_filter_out o;
+        dpa_hmm_filter_one(p, j->dsq + j->dsq_off[si], L, &j->opts, work, &j->kern, &o);
+        r->msv_bits = o.msv_bits;
+        r->bias_bits = o.bias_bits;
+        r->vit_bits = o.vit_bits;
+        r->msv_pvalue = o.msv_P;
+        r->bias_pvalue = o.bias_P;
+        r->vit_pvalue = o.vit_P;
+        r->pass_msv = o.pass_msv;
+        r->pass_bias = o.pass_bias;
+        r->pass_vit = o.pass_vit;
+        r->computed = o.has;
+        *cells += (int64_t)p->M * L;
+    }
+    free(work);
+    return DPA_OK;
+}
+
+static const dpa_workload hmm_filter_workload = {
+    .name = "hmm-filter",
+    .title = "HMM filter",
+    .cuda_id = DPA_CUDA_WORKLOAD_HMM_FILTER,
+    .sort = hmm_sort,
+    .sort_for_one_gpu = 1,
+    .cost = hmm_cost,
+    .cpu_seconds = dpa_cost_hmm_filter_cpu_seconds,
+    .gpu_seconds = dpa_cost_hmm_filter_gpu_seconds,
+    .chunks_per_thread = 8,
+    .chunk_min_cost = 200000,
+    .whole_below_cost = 1000000,
+    .chunk_multiple = 1,
+    .solo_cost = INT64_MAX, /* scratch is two rows of the model: no pair needs to run alone */
+    .split_min_cost = (int64_t)1000 * 1000 * 1000,
+    .feeders_per_gpu = 2,
+    .units_per_feeder = 2,
+    .hybrid_units_per_feeder = 8,
+    .unit_min_cost = (int64_t)1 << 26,
+    .cpu = hmm_cpu,
+    .gpu = NULL, /* never called: no CUDA library has a DPA_CUDA_WORKLOAD_HMM_FILTER entry */
+};
+
+static void select_ssv(unsigned allowed, hmm_job *j) {
+    j->kern = dpa_hmm_kernels_ref;
+    j->isa = DPA_ISA_SCALAR;
+#ifdef DPA_HAVE_AVX2
+    if (allowed & DPA_ISA_BIT(DPA_ISA_AVX2)) {
+        j->kern.ssv = dpa_hmm_ssv_xe_avx2;
+        j->kern.vit = dpa_hmm_vit_avx2;
+        j->isa = DPA_ISA_AVX2;
+    }
+#endif
+#ifdef DPA_HAVE_AVX512
+    if (allowed & DPA_ISA_BIT(DPA_ISA_AVX512)) {
+        j->kern.ssv = dpa_hmm_ssv_xe_avx512;
+        j->kern.vit = dpa_hmm_vit_avx512;
+        j->isa = DPA_ISA_AVX512;
+    }
+#endif
+    (void)allowed;
+}
+
+DPA_API void dpa_hmm_filter_params_init(dpa_hmm_filter_params *p) {
+    if (!p) return;
+    p->F1 = 0.02;
+    p->F2 = 1e-3;
+    p->bias_filter = 1;
+    p->all_scores = 0;
+    p->backend = -1;
+}
+
+DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profiles *profiles,
+                                          const dpa_hmm_seq_batch *batch, const dpa_hmm_filter_params *params,
+                                          dpa_hmm_filter_result *results, int64_t results_len,
+                                          dpa_hmm_filter_stats *stats) {
+    if (!ctx) return dpa_fail(DPA_ERR_NULL_ARG, "dpa_hmm_filter_compute: ctx is NULL");
+    if (!profiles) return dpa_fail(DPA_ERR_NULL_ARG, "dpa_hmm_filter_compute: profiles is NULL");
+    dpa_hmm_filter_params defaults;
+    if (!params) {
+        dpa_hmm_filter_params_init(&defaults);
+        params = &defaults;
+    }
+    dpa_status st = dpa_hmm_filter_validate(batch, params);
+    if (st) return st;
+    const int64_t n = (int64_t)profiles->count * batch->num_seqs;
+    if (n > INT32_MAX)
+        return dpa_fail(DPA_ERR_LIMIT, "hmm-filter: %d models x %d sequences = %lld pairs exceeds %d per call",
+                        profiles->count, batch->num_seqs, (long long)n, INT32_MAX);
+    if (results_len != n)
+        return dpa_fail(DPA_ERR_INVALID_ARG, "hmm-filter: results_len = %lld, expected %d models x %d sequences = %lld",
+                        (long long)results_len, profiles->count, batch->num_seqs, (long long)n);
+    if (n > 0 && !results) return dpa_fail(DPA_ERR_NULL_ARG, "dpa_hmm_filter_compute: results is NULL");
+    hmm_job job;
+    memset(&job, 0, sizeof job);
+    select_ssv(ctx->cfg.isa_mask, &job);
+    if (stats) {
+        memset(stats, 0, sizeof *stats);
+        stats->isa = job.isa;
+    }
+    job.profiles = profiles;
+    job.batch = batch;
+    job.opts.F1 = params->F1;
+    job.opts.F2 = params->F2;
+    job.opts.do_bias = params->bias_filter;
+    job.opts.all_scores = params->all_scores;
+    job.results = results;
+    job.nseq = batch->num_seqs;
+    for (int32_t i = 0; i < profiles->count; i++)
+        if (profiles->prof[i].M > job.max_M) job.max_M = profiles->prof[i].M;
+    dpa_sched_call call = { n, 0, params->backend, job.isa };
+    dpa_sched_result res;
+    /* A GPU-forced call with no usable GPU fails here, before anything is written. */
+    dpa_sched_call probe = { 0, 0, params->backend, job.isa };
+    if ((st = dpa_sched_run(ctx, &hmm_filter_workload, &job, &probe, &res)) != DPA_OK || n == 0) return st;
+
+    int64_t total = 0;
+    for (int32_t i = 0; i < batch->num_seqs; i++) total += batch->lengths[i];
+    job.dsq = malloc((size_t)(total > 0 ? total : 1));
+    job.dsq_off = malloc(sizeof *job.dsq_off * (size_t)batch->num_seqs);
+    job.keys = malloc(sizeof *job.keys * (size_t)n);
+    job.order = malloc(sizeof *job.order * (size_t)n);
+    if (!job.dsq || !job.dsq_off || !job.keys || !job.order) {
+        st = dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %lld pairs", (long long)n);
+        goto cleanup;
+    }
+    int64_t pos = 0;
+    for (int32_t i = 0; i < batch->num_seqs; i++) {
+        job.dsq_off[i] = pos;
+        const uint8_t *s = batch->residues + (batch->lengths[i] ? batch->offsets[i] : 0);
+        for (int32_t k = 0; k < batch->lengths[i]; k++) job.dsq[pos + k] = (uint8_t)dpa_hmm_residue_code(s[k]);
+        pos += batch->lengths[i];
+    }
+    for (int64_t pair = 0; pair < n; pair++) {
+        const int64_t c = (int64_t)profiles->prof[pair / job.nseq].M * batch->lengths[pair % job.nseq];
+        job.keys[pair].key = (uint64_t)c;
+        job.keys[pair].index = pair;
+        call.total_cost += c;
+    }
+    if ((st = dpa_sched_run(ctx, &hmm_filter_workload, &job, &call, &res)) != DPA_OK) {
+        memset(results, 0, sizeof *results * (size_t)n); /* a kernel's failure (memory): no partial output */
+        goto cleanup;
+    }
+    if (stats) {
+        for (int64_t pair = 0; pair < n; pair++) {
+            stats->pairs += batch->lengths[pair % job.nseq] > 0;
+            stats->passed_msv += results[pair].pass_msv;
+            stats->passed_bias += results[pair].pass_bias;
+            stats->passed_vit += results[pair].pass_vit;
+        }
+        stats->cells = res.counter;
+        stats->gpu_pairs = res.gpu_tasks;
+    }
+cleanup:
+    free(job.dsq);
+    free(job.dsq_off);
+    free(job.keys);
+    free(job.order);
+    return st;
+}
