@@ -134,6 +134,19 @@ typedef struct dpa_cuda_distance_entry {
                       int64_t *pairs_done, char *err, size_t err_len);
 } dpa_cuda_distance_entry;
 
+/* DPA_CUDA_WORKLOAD_XDROP (docs/xdrop.md). run extends the seeds pairs[0..n) of a batch
+ * that passed dpa_xdrop_validate(), on one device, with SeqAn's gapped X-drop exactly as the
+ * CPU kernels do: for each pair p it writes the seven outputs at index p of out and adds the
+ * swept cells (sum over anti-diagonals of the band) to *cells. Splits internally to the
+ * device budget. On an error the outputs are partly written: the caller recomputes the
+ * pairs. */
+typedef struct dpa_cuda_xdrop_entry {
+    dpa_cuda_entry_header header;
+    dpa_status (*run)(dpa_cuda_backend *backend, int32_t device, const dpa_xdrop_batch *batch,
+                      const dpa_xdrop_params *params, const int32_t *pairs, int64_t n,
+                      const dpa_xdrop_output *out, int64_t *cells, char *err, size_t err_len);
+} dpa_cuda_xdrop_entry;
+
 /* What the host gives the backend at open: where its diagnostics go (DPACCEL_CUDA_TIMING
  * lines). log may be NULL: the backend is then silent. */
 typedef struct dpa_cuda_host {
@@ -177,6 +190,11 @@ static inline const dpa_cuda_sw_entry *dpa_cuda_sw_of(const dpa_cuda_ops *ops)
 static inline const dpa_cuda_distance_entry *dpa_cuda_distance_of(const dpa_cuda_ops *ops)
 {
     return (const dpa_cuda_distance_entry *)(const void *)ops->entry(DPA_CUDA_WORKLOAD_DISTANCE);
+}
+
+static inline const dpa_cuda_xdrop_entry *dpa_cuda_xdrop_of(const dpa_cuda_ops *ops)
+{
+    return (const dpa_cuda_xdrop_entry *)(const void *)ops->entry(DPA_CUDA_WORKLOAD_XDROP);
 }
 
 /* The one exported symbol (looked up with dlsym by the engine; tests may link it). */

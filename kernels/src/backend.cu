@@ -2,7 +2,8 @@
  * backend.cu — libdpaccel_cuda.so's one export, dpa_cuda_get_ops(), and the ops table
  * behind it (kernels/include/dpa_cuda_backend.h): open/close, device queries, the test-only
  * fault switch, and one entry table per workload: PairHMM (pairhmm_launch.cu),
- * Smith-Waterman (sw_launch.cu) and genotype distance (distance_launch.cu), each with its argument checks, fault injection and
+ * Smith-Waterman (sw_launch.cu), genotype distance (distance_launch.cu) and X-drop
+ * (xdrop_launch.cu), each with its argument checks, fault injection and
  * retirement after a sticky error.
  */
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include "distance_cuda.h"
 #include "pairhmm_cuda.h"
 #include "sw_cuda.h"
+#include "xdrop_cuda.h"
 
 /* Calls of at most this many pairs prefer the small slots. */
 #define DPA_LAT_SMALL_CALL 2048
@@ -325,6 +327,49 @@ static dpa_status be_distance(dpa_cuda_backend *b, int32_t device,
     return status;
 }
 
+static dpa_status be_xdrop(dpa_cuda_backend *b, int32_t device, const dpa_xdrop_batch *batch,
+                           const dpa_xdrop_params *params, const int32_t *pairs, int64_t n,
+                           const dpa_xdrop_output *out, int64_t *cells, char *err, size_t err_len)
+{
+    dpa_status status = DPA_OK;
+    dpa_cuda_err ce = { err, err_len, 0 };
+    dpa_cuda_dev *d;
+    dpa_cuda_slot *s = NULL;
+    if (!b || !batch || !params || !cells || (n > 0 && (!pairs || !out))) {
+        put_err(err, err_len, "dpa_cuda xdrop: NULL argument");
+        return DPA_ERR_NULL_ARG;
+    }
+    if (device < 0 || device >= b->ndev) {
+        if (err && err_len)
+            snprintf(err, err_len, "dpa_cuda xdrop: device %d out of range [0, %d)", device,
+                     b->ndev);
+        return DPA_ERR_INVALID_ARG;
+    }
+    if (params->gap >= 0 || params->xdrop < 0) {
+        put_err(err, err_len, "dpa_cuda xdrop: gap must be < 0 and xdrop >= 0 (validate first)");
+        return DPA_ERR_INVALID_ARG;
+    }
+    d = &b->devs[device];
+    if (!__atomic_load_n(&d->usable, __ATOMIC_ACQUIRE)) {
+        if (err && err_len)
+            snprintf(err, err_len, "CUDA device %d was retired after a sticky error", device);
+        return DPA_ERR_DEVICE;
+    }
+    if ((status = take_fault(d, device, "xdrop", err, err_len)) != DPA_OK) return status;
+    if (n == 0) return DPA_OK;
+    s = dpa_cuda_slot_acquire(d, 1);
+    status = dpa_cuda_xdrop_run(b, d, s, batch, params, pairs, n, out, cells, &ce);
+    if (status != DPA_OK) {
+        /* leave the stream idle for the next user; a sticky error retires the device */
+        cudaError_t e = cudaStreamSynchronize(s->stream);
+        if (e != cudaSuccess && dpa_cuda_is_sticky(e)) ce.sticky = 1;
+        if (!ce.sticky) (void)cudaGetLastError();
+    }
+    if (ce.sticky) dpa_cuda_retire(d);
+    dpa_cuda_slot_release(d, s);
+    return status;
+}
+
 static dpa_status be_inject_fault(dpa_cuda_backend *b, int32_t device, int32_t fault)
 {
     if (!b) return DPA_ERR_NULL_ARG;
@@ -346,12 +391,17 @@ static const dpa_cuda_distance_entry distance_entry = {
     { DPA_CUDA_WORKLOAD_DISTANCE, sizeof(dpa_cuda_distance_entry) }, be_distance,
 };
 
+static const dpa_cuda_xdrop_entry xdrop_entry = {
+    { DPA_CUDA_WORKLOAD_XDROP, sizeof(dpa_cuda_xdrop_entry) }, be_xdrop,
+};
+
 static const dpa_cuda_entry_header *be_entry(uint32_t id)
 {
     switch (id) {
     case DPA_CUDA_WORKLOAD_PAIRHMM: return &pairhmm_entry.header;
     case DPA_CUDA_WORKLOAD_SW: return &sw_entry.header;
     case DPA_CUDA_WORKLOAD_DISTANCE: return &distance_entry.header;
+    case DPA_CUDA_WORKLOAD_XDROP: return &xdrop_entry.header;
     default: return NULL;
     }
 }

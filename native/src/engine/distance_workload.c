@@ -205,6 +205,7 @@ _Static_assert(sizeof(dist_tile) == sizeof(dpa_cuda_dist_tile), "tile layouts di
 
 static const dpa_workload distance_workload = {
     .name = "distance",
+    .title = "genotype distance",
     .cuda_id = DPA_CUDA_WORKLOAD_DISTANCE,
     .sort = dist_sort,
     .sort_for_one_gpu = 1,
