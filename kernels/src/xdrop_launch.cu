@@ -97,6 +97,8 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
         if (warps > (int64_t)(ws_allow / per_warp)) warps = (int64_t)(ws_allow / per_warp);
         if (warps > 2 * chunk) warps = 2 * chunk;
         if (warps < 1) warps = 1;
+        /* whole blocks: every warp the grid starts has its workspace */
+        warps = (warps + DPA_XD_WARPS_PER_BLOCK - 1) / DPA_XD_WARPS_PER_BLOCK * DPA_XD_WARPS_PER_BLOCK;
         const size_t ws_off = seq_bytes + task_bytes + res_bytes + ALIGN;
         status = dpa_cuda_slot_reserve(s, ws_off + (size_t)warps * per_warp, task_bytes + res_bytes,
                                        err);
