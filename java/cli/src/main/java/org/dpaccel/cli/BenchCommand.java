@@ -104,6 +104,11 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--gap", paramLabel = "N", defaultValue = "-1", description = "linear gap score (default -1)")
         int gap;
 
+        @Option(names = "--export-logan", paramLabel = "FILE",
+            description = "also write the generated seeds in LOGAN's demo input format (the GPU peer, "
+                + "tools/peers/build-logan.sh); the benchmark still runs")
+        java.nio.file.Path exportLogan;
+
         @Override
         public Integer call() throws IOException {
             XdropParams p;
@@ -112,7 +117,19 @@ final class BenchCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(common.spec.commandLine(), e.getMessage());
             }
-            return runWorkload(parent.top, common, new XdropBench(p), opts.settings(common, size, parent.top.args));
+            XdropBench bench = new XdropBench(p);
+            WorkloadBenchRunner.Settings s = opts.settings(common, size, parent.top.args);
+            if (exportLogan != null) {
+                try (java.io.PrintStream w = new java.io.PrintStream(
+                    new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(exportLogan)), false,
+                    java.nio.charset.StandardCharsets.US_ASCII)) {
+                    XdropBench.writeLogan(bench.generate(s.seed, s.size), w);
+                    if (w.checkError()) {
+                        throw new java.io.IOException("writing " + exportLogan + " failed");
+                    }
+                }
+            }
+            return runWorkload(parent.top, common, bench, s);
         }
     }
 

@@ -20,8 +20,32 @@ import org.dpaccel.xdrop.XdropResults;
  * cells the scalar kernel swept (SeqAn's inner-loop cells).
  */
 public final class XdropBench implements WorkloadBench<XdropBench.Input, XdropResults> {
-    /** The input: the batch and its parameters. */
-    public record Input(XdropBatch batch, XdropParams params, int reads, long bases) {
+    /**
+     * The input: the batch and its parameters, and the same reads and seeds as plain arrays (for
+     * {@link #writeLogan}): seed i is {query, qpos, target, tpos, reverse ? 1 : 0}.
+     */
+    public record Input(XdropBatch batch, XdropParams params, int reads, long bases, List<byte[]> seqs,
+        List<int[]> seeds) {
+    }
+
+    /**
+     * Writes the seeds in the input format of LOGAN's demo (albertozeni/LOGAN, src/demo.cu:
+     * {@code seqV posV seqH posH strand}, tab-separated, strand "c" or "n", k = 17), so the
+     * peer extends the same pairs; LOGAN turns a "c" line's posH into {@code |seqH| - posH - k},
+     * so posH is the seed's position in the target as stored.
+     *
+     * @param in the input
+     * @param out where the lines go
+     */
+    public static void writeLogan(Input in, java.io.PrintStream out) {
+        for (int[] s : in.seeds()) {
+            byte[] q = in.seqs().get(s[0]), t = in.seqs().get(s[2]);
+            int posH = s[4] == 1 ? t.length - K - s[3] : s[3];
+            out.print(new String(q, java.nio.charset.StandardCharsets.US_ASCII));
+            out.print("\t" + s[1] + "\t");
+            out.print(new String(t, java.nio.charset.StandardCharsets.US_ASCII));
+            out.print("\t" + posH + "\t" + (s[4] == 1 ? "c" : "n") + "\n");
+        }
     }
 
     private static final int K = 17;
@@ -151,12 +175,15 @@ public final class XdropBench implements WorkloadBench<XdropBench.Input, XdropRe
         byte[] g = genome(rng, 300_000);
         int nreads = Math.max(16, Math.min(4000, size / 8));
         List<Read> reads = new ArrayList<>();
+        List<byte[]> seqs = new ArrayList<>();
+        List<int[]> seeds = new ArrayList<>();
         XdropBatch.Builder b = XdropBatch.builder();
         long bases = 0;
         for (int i = 0; i < nreads; i++) {
             Read r = read(rng, g);
             reads.add(r);
             b.addSequence(r.stored);
+            seqs.add(r.stored);
             bases += r.stored.length;
         }
         int made = 0;
@@ -172,7 +199,9 @@ public final class XdropBench implements WorkloadBench<XdropBench.Input, XdropRe
             }
             int qlen = a.stored.length, tlen = bb.stored.length;
             if (pos == null) { // a spurious seed: random places, random strand
-                b.addSeed(ia, rng.nextInt(qlen - K + 1), ib, rng.nextInt(tlen - K + 1), K, rng.nextBoolean());
+                int[] s = {ia, rng.nextInt(qlen - K + 1), ib, rng.nextInt(tlen - K + 1), rng.nextBoolean() ? 1 : 0};
+                b.addSeed(s[0], s[1], s[2], s[3], K, s[4] == 1);
+                seeds.add(s);
                 made++;
                 continue;
             }
@@ -191,9 +220,10 @@ public final class XdropBench implements WorkloadBench<XdropBench.Input, XdropRe
                 tpos = tlen - K - inStored;
             }
             b.addSeed(ia, qpos, ib, tpos, K, reverse);
+            seeds.add(new int[] {ia, qpos, ib, tpos, reverse ? 1 : 0});
             made++;
         }
-        return new Input(b.build(), params, nreads, bases);
+        return new Input(b.build(), params, nreads, bases, seqs, seeds);
     }
 
     @Override
