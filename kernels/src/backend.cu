@@ -279,7 +279,9 @@ static dpa_status be_distance(dpa_cuda_backend *b, int32_t device,
     dpa_cuda_err ce = { err, err_len, 0 };
     dpa_cuda_dev *d;
     dpa_cuda_slot *s = NULL;
-    if (!b || !planes || !layout || !pairs_done || (ntiles > 0 && (!tiles || !out || !planes->bits))) {
+    /* planes of no used variant (words = 0) may have no bits at all */
+    if (!b || !planes || !layout || !pairs_done ||
+        (ntiles > 0 && (!tiles || !out || (!planes->bits && planes->words > 0)))) {
         put_err(err, err_len, "dpa_cuda distance: NULL argument");
         return DPA_ERR_NULL_ARG;
     }
