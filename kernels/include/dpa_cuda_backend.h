@@ -59,7 +59,7 @@ typedef enum dpa_cuda_workload_id {
     DPA_CUDA_WORKLOAD_DISTANCE = 4, /* genotype distance: dpa_cuda_distance_entry */
     DPA_CUDA_WORKLOAD_HMM_FILTER = 5, /* HMMER3 MSV/bias/Viterbi filters: reserved */
     DPA_CUDA_WORKLOAD_PAPARA = 6,     /* PaPaRa read-vs-edge scoring: reserved */
-    DPA_CUDA_WORKLOAD_PDHMM = 7,      /* GATK partially-determined PairHMM: reserved */
+    DPA_CUDA_WORKLOAD_PDHMM = 7,      /* GATK partially-determined PairHMM (pdhmm_cuda.cu) */
     DPA_CUDA_WORKLOAD_COUNT = 8 /* one past the largest id */
 } dpa_cuda_workload_id;
 
@@ -146,6 +146,16 @@ typedef struct dpa_cuda_xdrop_entry {
                       const dpa_xdrop_params *params, const int32_t *pairs, int64_t n,
                       const dpa_xdrop_output *out, int64_t *cells, char *err, size_t err_len);
 } dpa_cuda_xdrop_entry;
+/* DPA_CUDA_WORKLOAD_PDHMM. run computes the pairs pairs[0..n) of a batch that passed
+ * dpa_pdhmm_validate(), on one device, writing out[pairs[k]] (log10 likelihoods, bit-identical
+ * to the CPU kernels); rows is dpa_pdhmm_rows. On an error out is partly written: the caller
+ * recomputes the pairs. */
+typedef struct dpa_cuda_pdhmm_entry {
+    dpa_cuda_entry_header header;
+    dpa_status (*run)(dpa_cuda_backend *backend, int32_t device, const dpa_pdhmm_batch *batch,
+                      const int32_t *pairs, int64_t n, int32_t rows, double *out, char *err,
+                      size_t err_len);
+} dpa_cuda_pdhmm_entry;
 
 /* What the host gives the backend at open: where its diagnostics go (DPACCEL_CUDA_TIMING
  * lines). log may be NULL: the backend is then silent. */
@@ -195,6 +205,9 @@ static inline const dpa_cuda_distance_entry *dpa_cuda_distance_of(const dpa_cuda
 static inline const dpa_cuda_xdrop_entry *dpa_cuda_xdrop_of(const dpa_cuda_ops *ops)
 {
     return (const dpa_cuda_xdrop_entry *)(const void *)ops->entry(DPA_CUDA_WORKLOAD_XDROP);
+static inline const dpa_cuda_pdhmm_entry *dpa_cuda_pdhmm_of(const dpa_cuda_ops *ops)
+{
+    return (const dpa_cuda_pdhmm_entry *)(const void *)ops->entry(DPA_CUDA_WORKLOAD_PDHMM);
 }
 
 /* The one exported symbol (looked up with dlsym by the engine; tests may link it). */

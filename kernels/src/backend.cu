@@ -2,8 +2,8 @@
  * backend.cu — libdpaccel_cuda.so's one export, dpa_cuda_get_ops(), and the ops table
  * behind it (kernels/include/dpa_cuda_backend.h): open/close, device queries, the test-only
  * fault switch, and one entry table per workload: PairHMM (pairhmm_launch.cu),
- * Smith-Waterman (sw_launch.cu), genotype distance (distance_launch.cu) and X-drop
- * (xdrop_launch.cu), each with its argument checks, fault injection and
+ * Smith-Waterman (sw_launch.cu), PDHMM (pdhmm_cuda.cu), genotype distance
+ * (distance_launch.cu) and X-drop (xdrop_launch.cu), each with its argument checks, fault injection and
  * retirement after a sticky error.
  */
 #include <stdarg.h>
@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "backend_internal.h"
-#include "distance_cuda.h"
 #include "pairhmm_cuda.h"
 #include "sw_cuda.h"
+#include "distance_cuda.h"
 #include "xdrop_cuda.h"
 
 /* Calls of at most this many pairs prefer the small slots. */
@@ -270,6 +270,47 @@ static dpa_status be_sw(dpa_cuda_backend *b, int32_t device, const dpa_sw_batch 
     return status;
 }
 
+extern "C" dpa_status dpa_cuda_pdhmm_run(dpa_cuda_dev *d, dpa_cuda_slot *s,
+                                         const dpa_pdhmm_batch *batch, const int32_t *pairs,
+                                         int64_t n, int32_t rows, double *out,
+                                         dpa_cuda_err *err);
+
+static dpa_status be_pdhmm(dpa_cuda_backend *b, int32_t device, const dpa_pdhmm_batch *batch,
+                           const int32_t *pairs, int64_t n, int32_t rows, double *out, char *err,
+                           size_t err_len)
+{
+    dpa_status status = DPA_OK;
+    dpa_cuda_err ce = { err, err_len, 0 };
+    if (!b || !batch || (n > 0 && (!pairs || !out))) {
+        put_err(err, err_len, "dpa_cuda pdhmm: NULL argument");
+        return DPA_ERR_NULL_ARG;
+    }
+    if (device < 0 || device >= b->ndev) {
+        if (err && err_len)
+            snprintf(err, err_len, "dpa_cuda pdhmm: device %d out of range [0, %d)", device,
+                     b->ndev);
+        return DPA_ERR_INVALID_ARG;
+    }
+    dpa_cuda_dev *d = &b->devs[device];
+    if (!__atomic_load_n(&d->usable, __ATOMIC_ACQUIRE)) {
+        if (err && err_len)
+            snprintf(err, err_len, "CUDA device %d was retired after a sticky error", device);
+        return DPA_ERR_DEVICE;
+    }
+    if ((status = take_fault(d, device, "pdhmm", err, err_len)) != DPA_OK) return status;
+    if (n == 0) return DPA_OK;
+    dpa_cuda_slot *s = dpa_cuda_slot_acquire(d, 1);
+    status = dpa_cuda_pdhmm_run(d, s, batch, pairs, n, rows, out, &ce);
+    if (status != DPA_OK) {
+        cudaError_t e = cudaStreamSynchronize(s->stream);
+        if (e != cudaSuccess && dpa_cuda_is_sticky(e)) ce.sticky = 1;
+        if (!ce.sticky) (void)cudaGetLastError();
+    }
+    if (ce.sticky) dpa_cuda_retire(d);
+    dpa_cuda_slot_release(d, s);
+    return status;
+}
+
 static dpa_status be_distance(dpa_cuda_backend *b, int32_t device,
                               const dpa_cuda_dist_planes *planes, const dpa_cuda_dist_tile *tiles,
                               int64_t ntiles, const dpa_cuda_dist_layout *layout, uint32_t *out,
@@ -389,6 +430,10 @@ static const dpa_cuda_sw_entry sw_entry = {
     { DPA_CUDA_WORKLOAD_SW, sizeof(dpa_cuda_sw_entry) }, be_sw,
 };
 
+static const dpa_cuda_pdhmm_entry pdhmm_entry = {
+    { DPA_CUDA_WORKLOAD_PDHMM, sizeof(dpa_cuda_pdhmm_entry) }, be_pdhmm,
+};
+
 static const dpa_cuda_distance_entry distance_entry = {
     { DPA_CUDA_WORKLOAD_DISTANCE, sizeof(dpa_cuda_distance_entry) }, be_distance,
 };
@@ -404,6 +449,7 @@ static const dpa_cuda_entry_header *be_entry(uint32_t id)
     case DPA_CUDA_WORKLOAD_SW: return &sw_entry.header;
     case DPA_CUDA_WORKLOAD_DISTANCE: return &distance_entry.header;
     case DPA_CUDA_WORKLOAD_XDROP: return &xdrop_entry.header;
+    case DPA_CUDA_WORKLOAD_PDHMM: return &pdhmm_entry.header;
     default: return NULL;
     }
 }

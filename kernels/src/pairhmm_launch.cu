@@ -24,16 +24,27 @@
 /* Memory the double pass may take for boundary rows (it sizes its grid to fit). */
 #define DPA_F64_SCRATCH_BUDGET ((size_t)64 << 20)
 
+/* Lane-cycles of one pass boundary per haplotype column: the boundary row's store and the
+ * next pass's load, and the stall of the group's first thread on it. Calibrated on the H100
+ * (docs/lab/2026-11-25-pairhmm-cost-model.md): 151-bp reads x 250-600 bp haplotypes ran the
+ * float kernel in 3.35 ms as <4,16> (3 passes) and 2.04 ms as <32,8> with 5 rows per thread
+ * (one pass); the earlier 96 made the model prefer the three passes. */
+#define DPA_PASS_COLUMN_COST 560.0
+
 static double cfg_cost(int32_t cfg, int64_t L, int64_t n)
 {
-    const int64_t G = dpa_phmm_cfgs[cfg].g, R = dpa_phmm_cfgs[cfg].r;
+    const int64_t G = dpa_phmm_cfgs[cfg].g;
+    int64_t R = dpa_phmm_cfgs[cfg].r;
     const int64_t passes = (L + G * R - 1) / (G * R);
     /* G = 1 (thread per pair) runs ~3x slower per instruction than the warp-shared
      * configurations (1m.in, ncu: 1.0 vs 3.4-15 G thread-instructions per ms): every lane
      * waits on its own haplotype load each step. */
     const double per_cell = (R == 16 ? 11.0 : 13.5) * (G == 1 ? 3.0 : 1.0);
+    /* <32,8> runs reads of at most 32 * DPA_PHMM_SHORT_R rows with that many rows per
+     * thread (the kernel's short path): 160 rows for a 151-bp read instead of 256. */
+    if (G == 32 && R == 8 && L <= 32 * DPA_PHMM_SHORT_R) R = DPA_PHMM_SHORT_R;
     double c = (double)passes * (double)(n + G - 1) * (double)(G * R) * per_cell;
-    if (passes > 1) c += (double)passes * (double)n * 96.0;
+    if (passes > 1) c += (double)passes * (double)n * DPA_PASS_COLUMN_COST;
     return c;
 }
 

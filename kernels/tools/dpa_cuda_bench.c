@@ -356,8 +356,20 @@ int main(int argc, char **argv)
         return gatk_mode(atoi(argv[2]), nt, nrun);
     }
     if (argc >= 5 && !strcmp(argv[1], "--shape")) {
+        /* N may be a range "MIN-MAX": haplotype lengths uniform in it (HaplotypeCaller
+         * regions mix lengths); BENCH_PER_POSITION=1 gives every read position its own
+         * insertion/deletion quality (BQSR-recalibrated reads), which the uniform kernels
+         * do not take. */
         int L = atoi(argv[2]), N = atoi(argv[3]), P = atoi(argv[4]);
+        const char *dash = strchr(argv[3] + 1, '-');
+        const int Nmax = dash ? atoi(dash + 1) : N;
+        const char *pp = getenv("BENCH_PER_POSITION");
+        const int per_pos = pp && atoi(pp) != 0;
         if (argc >= 6) reps = atoi(argv[5]);
+        if (L < 1 || N < L || Nmax < N || P < 1) {
+            fprintf(stderr, "--shape: need 1 <= L <= N[-MAX], PAIRS >= 1\n");
+            return 2;
+        }
         srand(12345);
         /* P pairs as groups of 8 reads x 4 haps (GATK-like sharing) */
         int per_g_r = 8, per_g_h = 4;
@@ -368,13 +380,16 @@ int main(int argc, char **argv)
             /* haplotypes first; reads are copies of a haplotype window with 1% errors, as
              * in GATK (random reads would underflow and measure the double pass) */
             size_t h0 = hb.n;
+            int hlen[4];
             for (int h = 0; h < per_g_h; h++) {
                 int64_t off = (int64_t)hb.n;
+                const int n_h = Nmax > N ? N + rand() % (Nmax - N + 1) : N;
+                hlen[h] = n_h;
                 put(&ho, &off, 8);
-                put(&hl, &N, 4);
-                for (int i = 0; i < N; i++) {
+                put(&hl, &n_h, 4);
+                for (int i = 0; i < n_h; i++) {
                     uint8_t c = "ACGT"[rand() % 4];
-                    if (similar && h > 0) {
+                    if (similar && h > 0 && i < hlen[0]) {
                         c = hb.p[h0 + (size_t)i]; /* the group's first haplotype, 1% changed */
                         if (rand() % 100 == 0) c = other_base(c);
                     }
@@ -383,18 +398,23 @@ int main(int argc, char **argv)
             }
             for (int r = 0; r < per_g_r; r++) {
                 int64_t off = (int64_t)rb.n;
-                const uint8_t *src = hb.p + h0 + (size_t)(r % per_g_h) * N;
-                int start = N > L ? rand() % (N - L + 1) : 0;
+                size_t src_off = h0;
+                for (int h = 0; h < r % per_g_h; h++) src_off += (size_t)hlen[h];
+                const uint8_t *src = hb.p + src_off;
+                const int n_src = hlen[r % per_g_h];
+                int start = n_src > L ? rand() % (n_src - L + 1) : 0;
                 put(&ro, &off, 8);
                 put(&rl, &L, 4);
                 for (int i = 0; i < L; i++) {
-                    uint8_t c = start + i < N ? src[start + i] : (uint8_t)"ACGT"[rand() % 4];
+                    uint8_t c = start + i < n_src ? src[start + i] : (uint8_t)"ACGT"[rand() % 4];
                     if (rand() % 100 == 0) c = "ACGT"[rand() % 4];
                     uint8_t q = (uint8_t)(10 + rand() % 30), o = 45, e = 10;
+                    uint8_t oi = per_pos ? (uint8_t)(30 + rand() % 16) : o;
+                    uint8_t od = per_pos ? (uint8_t)(30 + rand() % 16) : o;
                     put(&rb, &c, 1);
                     put(&bq, &q, 1);
-                    put(&iq, &o, 1);
-                    put(&dq, &o, 1);
+                    put(&iq, &oi, 1);
+                    put(&dq, &od, 1);
                     put(&gq, &e, 1);
                 }
             }

@@ -107,11 +107,16 @@ static int bench_pairhmm(dpa_context *ctx, const char *path, int backend, int re
     printf("pairhmm %s: %lld pairs, %d regions, %.3f G cells, gpu pairs %lld\n", path,
            (long long)n, b->num_groups, cells * 1e-9, (long long)st.gpu_pairs);
     report("whole file, one call", ms, reps, cells);
+#ifdef DPA_PAIRHMM_STATS_CELLS_COMPUTED
+    printf("cells computed               %.3f G (%.1f%% of all; GCUPS above count all cells)\n",
+           (double)st.cells_computed * 1e-9, 100.0 * (double)st.cells_computed / cells);
+#endif
     printf("checksum whole file          %016llx\n",
            (unsigned long long)fnv(0xcbf29ce484222325ULL, out, sizeof *out * (size_t)n));
 
     /* one call per region, as HaplotypeCaller makes them */
     const int32_t groups = b->num_groups ? b->num_groups : 1;
+    double region_computed = 0;
     for (int r = -1; r < reps; r++) {
         int32_t r0 = 0, h0 = 0;
         int64_t o = 0;
@@ -120,7 +125,11 @@ static int bench_pairhmm(dpa_context *ctx, const char *path, int backend, int re
             const int32_t nr = b->num_groups ? b->group_num_reads[g] : b->num_reads;
             const int32_t nh = b->num_groups ? b->group_num_haps[g] : b->num_haps;
             const dpa_pairhmm_batch rb = region(b, r0, h0, nr, nh);
-            if (dpa_pairhmm_compute(ctx, &rb, &p, out + o, n - o, NULL) != DPA_OK) die("region");
+            dpa_pairhmm_stats rst;
+            if (dpa_pairhmm_compute(ctx, &rb, &p, out + o, n - o, &rst) != DPA_OK) die("region");
+#ifdef DPA_PAIRHMM_STATS_CELLS_COMPUTED
+            if (r < 0) region_computed += (double)rst.cells_computed;
+#endif
             o += (int64_t)nr * nh;
             r0 += nr;
             h0 += nh;
@@ -128,6 +137,10 @@ static int bench_pairhmm(dpa_context *ctx, const char *path, int backend, int re
         if (r >= 0) ms[r] = now_ms() - t0;
     }
     report("one call per region", ms, reps, cells);
+#ifdef DPA_PAIRHMM_STATS_CELLS_COMPUTED
+    printf("cells computed               %.3f G (%.1f%% of all)\n", region_computed * 1e-9,
+           100.0 * region_computed / cells);
+#endif
     printf("checksum per region          %016llx\n",
            (unsigned long long)fnv(0xcbf29ce484222325ULL, out, sizeof *out * (size_t)n));
     free(out);

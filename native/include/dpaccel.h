@@ -180,7 +180,10 @@ typedef struct dpa_pairhmm_stats {
     int64_t double_recomputes;  /* pairs recomputed in double after float underflow */
     int64_t gpu_pairs;          /* pairs computed on a GPU */
     int32_t isa;                /* dpa_isa used for CPU pairs */
+    int64_t cells_computed;     /* cells evaluated: below cells when haplotype prefixes were
+                                   shared (CPU, DPACCEL_PAIRHMM_PREFIX), else = cells */
 } dpa_pairhmm_stats;
+#define DPA_PAIRHMM_STATS_CELLS_COMPUTED 1 /* the field above exists (since 2026-11-25) */
 
 DPA_API void dpa_pairhmm_params_init(dpa_pairhmm_params *params);
 /* Number of results the batch produces (sum over groups of reads*haps). */
@@ -449,6 +452,85 @@ DPA_API dpa_status dpa_xdrop_validate(const dpa_xdrop_batch *batch,
 DPA_API dpa_status dpa_xdrop_compute(dpa_context *ctx, const dpa_xdrop_batch *batch,
                                      const dpa_xdrop_params *params,
                                      const dpa_xdrop_output *output, dpa_xdrop_stats *stats);
+
+/* ------------------------------------------------------------------------------------
+ * PDHMM: GATK's partially-determined PairHMM (LoglessPDPairHMM semantics, docs/pdhmm.md)
+ *
+ * Each pair gives log10 P(read | haplotype) like the PairHMM above, in double precision
+ * (GATK's Java and GKL 0.9.1's IntelPDHMM compute PDHMM in double only), on a haplotype
+ * whose positions may carry undetermined alternatives: hap_pd_bases[j] holds GATK's
+ * PartiallyDeterminedHaplotype bits for hap_bases[j]:
+ *   SNP 1        the position is a SNP site; a read base A/C/G/T (either case) also
+ *                matches when its bit A 8, C 16, G 32, T 64 is set;
+ *   DEL_START 2  a deletion starts after this position: the columns up to its DEL_END
+ *                carry the branch (pre-deletion) state forward;
+ *   DEL_END 4    a deletion ends at this position: the next column takes the maximum of
+ *                the branch and the normal state, and this column's insertion row takes
+ *                the maximum of the branch and normal values above it.
+ * (bit 128, N, is not read.) Quality bytes are phred values 0..127 (GKL rejects negative
+ * bytes; so do we). Bases are compared as bytes (case matters), 'N' on either side
+ * matches.
+ *
+ * Limits (DPA_ERR_LIMIT / DPA_ERR_INVALID_ARG beyond them): read and haplotype lengths in
+ * [1, DPA_PDHMM_MAX_LENGTH]; read_len * hap_len <= DPA_PDHMM_MAX_CELLS; a SNP position
+ * compared with a read byte outside A C G T a c g t N that differs from the haplotype
+ * byte (which is not N) is DPA_ERR_INVALID_ARG, as GATK throws "Found unexpected base in
+ * alt alleles" there.
+ * ------------------------------------------------------------------------------------ */
+#define DPA_PDHMM_MAX_LENGTH 65536
+#define DPA_PDHMM_MAX_CELLS ((int64_t)1 << 31)
+/* PartiallyDeterminedHaplotype bits. */
+enum {
+    DPA_PD_SNP = 1,
+    DPA_PD_DEL_START = 2,
+    DPA_PD_DEL_END = 4,
+    DPA_PD_A = 8,
+    DPA_PD_C = 16,
+    DPA_PD_G = 32,
+    DPA_PD_T = 64
+};
+typedef struct dpa_pdhmm_batch {
+    int32_t num_pairs;
+    const uint8_t *hap_bases;     /* concatenated haplotypes (pairs may share one)     */
+    const uint8_t *hap_pd_bases;  /* same layout as hap_bases: the PD bits per base    */
+    const int64_t *hap_offsets;   /* num_pairs                                          */
+    const int32_t *hap_lengths;   /* num_pairs                                          */
+    const uint8_t *read_bases;    /* concatenated reads (pairs may share one)           */
+    const uint8_t *base_quals;    /* same layout as read_bases                          */
+    const uint8_t *ins_quals;
+    const uint8_t *del_quals;
+    const uint8_t *gcp_quals;
+    const int64_t *read_offsets;  /* num_pairs                                          */
+    const int32_t *read_lengths;  /* num_pairs                                          */
+} dpa_pdhmm_batch;
+/* Where a row starts in GATK's column state machine. GATK's Java (4.6 and 4.7) carries the
+ * state the last column leaves into the next row's first column; GKL 0.9.1's native
+ * IntelPDHMM (what GATK 4.7's FASTEST_AVAILABLE PDHMM runs on an AVX host) starts every row
+ * NORMAL. They can differ only when a row ends inside a deletion: the haplotype's last
+ * DEL_START has no DEL_END after it (docs/pdhmm.md). */
+typedef enum dpa_pdhmm_rows {
+    DPA_PDHMM_ROWS_GATK = 0,  /* carry the state across rows: GATK's LoglessPDPairHMM */
+    DPA_PDHMM_ROWS_GKL = 1    /* every row starts NORMAL: GKL 0.9.1's IntelPDHMM */
+} dpa_pdhmm_rows;
+typedef struct dpa_pdhmm_params {
+    int32_t backend;   /* dpa_backend for this call; -1 = the context's */
+    int32_t rows;      /* dpa_pdhmm_rows */
+} dpa_pdhmm_params;
+typedef struct dpa_pdhmm_stats {
+    int64_t pairs;
+    int64_t cells;      /* sum of read_len * hap_len */
+    int64_t gpu_pairs;  /* pairs computed on a GPU */
+    int32_t isa;        /* dpa_isa of the CPU kernel */
+} dpa_pdhmm_stats;
+/* backend -1, rows DPA_PDHMM_ROWS_GATK. */
+DPA_API void dpa_pdhmm_params_init(dpa_pdhmm_params *params);
+/* Checks every field; the message names the first offending field, pair and index. */
+DPA_API dpa_status dpa_pdhmm_validate(const dpa_pdhmm_batch *batch);
+/* out holds out_len >= num_pairs doubles; pair i's log10 likelihood goes to out[i]. On an
+ * error out is untouched. params and stats may be NULL. */
+DPA_API dpa_status dpa_pdhmm_compute(dpa_context *ctx, const dpa_pdhmm_batch *batch,
+                                     const dpa_pdhmm_params *params, double *out,
+                                     int64_t out_len, dpa_pdhmm_stats *stats);
 
 #ifdef __cplusplus
 }

@@ -127,6 +127,13 @@ dpa_status dpa_config_resolve(const dpa_options *opt, dpa_config *cfg)
         if ((st = parse_int(env, "DPACCEL_TIMING", 0, 1, &v))) return st;
         cfg->timing = (int)v;
     }
+    /* PairHMM prefix sharing on the CPU (docs/pairhmm.md): on unless set to 0; results are
+     * bit-identical either way, the knob exists for comparisons. */
+    cfg->pairhmm_prefix = 1;
+    if ((env = getenv("DPACCEL_PAIRHMM_PREFIX")) && *env) {
+        if ((st = parse_int(env, "DPACCEL_PAIRHMM_PREFIX", 0, 1, &v))) return st;
+        cfg->pairhmm_prefix = (int)v;
+    }
     /* CPU forced: never touch the driver (start-up cost, and a broken driver stays out). */
     if (cfg->backend == DPA_BACKEND_CPU) cfg->gpu_disable = 1;
     return DPA_OK;

@@ -65,6 +65,7 @@ void dpa_cuda_load(dpa_cuda *c, const dpa_cuda_host *host)
         [DPA_CUDA_WORKLOAD_SW] = sizeof(dpa_cuda_sw_entry),
         [DPA_CUDA_WORKLOAD_DISTANCE] = sizeof(dpa_cuda_distance_entry),
         [DPA_CUDA_WORKLOAD_XDROP] = sizeof(dpa_cuda_xdrop_entry),
+        [DPA_CUDA_WORKLOAD_PDHMM] = sizeof(dpa_cuda_pdhmm_entry),
     };
     for (uint32_t id = 1; id < DPA_CUDA_WORKLOAD_COUNT; id++) {
         const dpa_cuda_entry_header *e = ops->entry(id);

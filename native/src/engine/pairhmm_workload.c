@@ -12,6 +12,7 @@
 #include "engine/context.h"
 #include "engine/cost_model.h"
 #include "engine/entry.h"
+#include "engine/pairhmm_prefix_run.h"
 #include "engine/scheduler.h"
 #include "engine/sort.h"
 
@@ -111,12 +112,15 @@ static const dpa_workload pairhmm_workload = {
     .solo_cost = INT64_MAX,
     /* ~0.3 s of one CPU core, ~0.1 ms of one H100 */
     .split_min_cost = (int64_t)256 * 1000 * 1000,
-    /* one feeder per GPU takes its share in one unit: the CUDA side splits, bins and
-     * overlaps internally */
-    .feeders_per_gpu = 1,
+    /* Up to four feeders per GPU, each with a unit of at least 2 G cells (~1 ms of H100
+     * float kernel): a large call's host steps (scan, pack, sort, warp plan: ~13 ms of
+     * 24 for 15.5 G cells on one thread) then overlap another unit's kernels on their own
+     * slots and streams. Calls under 4 G cells (every HaplotypeCaller region, 1m.in) stay
+     * one unit on one feeder, as before. */
+    .feeders_per_gpu = 4,
     .units_per_feeder = 1,
     .hybrid_units_per_feeder = 0,
-    .unit_min_cost = 0,
+    .unit_min_cost = (int64_t)2000 * 1000 * 1000,
     .cpu = phmm_cpu,
     .gpu = phmm_gpu,
 };
@@ -173,6 +177,18 @@ dpa_status dpa_pairhmm_compute_ex(dpa_context *ctx, const dpa_pairhmm_batch *bat
         stats->isa = ctx->phmm.isa;
     }
     if (n == 0) return DPA_OK;
+    if (dpa_pairhmm_prefix_applies(ctx, params->backend)) {
+        int64_t rec = 0, cells = 0, computed = 0;
+        st = dpa_pairhmm_run_prefix(ctx, batch, n, params->precision, out, &rec, &cells, &computed);
+        if (st != DPA_OK) return st;
+        if (stats) {
+            stats->pairs = n;
+            stats->cells = cells;
+            stats->double_recomputes = rec;
+            stats->cells_computed = computed;
+        }
+        return DPA_OK;
+    }
     if ((uint64_t)n > SIZE_MAX / sizeof(dpa_phmm_task))
         return dpa_fail(DPA_ERR_LIMIT, "pairhmm batch: %lld pairs exceed addressable memory",
                         (long long)n);
@@ -196,6 +212,7 @@ dpa_status dpa_pairhmm_compute_ex(dpa_context *ctx, const dpa_pairhmm_batch *bat
         stats->cells = cells;
         stats->double_recomputes = res.counter;
         stats->gpu_pairs = res.gpu_tasks;
+        stats->cells_computed = cells;
     }
     return DPA_OK;
 }

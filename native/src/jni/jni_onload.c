@@ -33,6 +33,7 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
     if (dpa_jni_register_sw(env, dpa_jni.natives) != 0) return JNI_ERR;
     if (dpa_jni_register_distance(env, dpa_jni.natives) != 0) return JNI_ERR;
     if (dpa_jni_register_xdrop(env, dpa_jni.natives) != 0) return JNI_ERR;
+    if (dpa_jni_register_pdhmm(env, dpa_jni.natives) != 0) return JNI_ERR;
     return JNI_VERSION_1_8;
 }
 

@@ -60,5 +60,6 @@ int dpa_jni_register_context(JNIEnv *env, jclass natives);
 int dpa_jni_register_sw(JNIEnv *env, jclass natives);
 int dpa_jni_register_distance(JNIEnv *env, jclass natives);
 int dpa_jni_register_xdrop(JNIEnv *env, jclass natives);
+int dpa_jni_register_pdhmm(JNIEnv *env, jclass natives);
 
 #endif

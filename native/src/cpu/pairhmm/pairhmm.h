@@ -34,10 +34,19 @@ typedef dpa_status (*dpa_phmm_kernel_fn)(const dpa_pairhmm_batch *batch,
                                          int32_t precision, double *out,
                                          int64_t *double_recomputes);
 
+/* A kernel that shares a region's haplotype prefixes (pairhmm_prefix.h): the contract of
+ * dpa_phmm_kernel_fn, plus *cells_computed += the cells it evaluated (shared columns once
+ * per read; double recomputes not counted). */
+typedef dpa_status (*dpa_phmm_prefix_fn)(const dpa_pairhmm_batch *batch,
+                                         const dpa_phmm_task *tasks, int64_t n,
+                                         int32_t precision, double *out,
+                                         int64_t *double_recomputes, int64_t *cells_computed);
+
 typedef struct dpa_phmm_ops {
     dpa_isa isa;
     const char *name;
     dpa_phmm_kernel_fn compute;
+    dpa_phmm_prefix_fn prefix;
 } dpa_phmm_ops;
 
 /* One pair, resolved to pointers. */

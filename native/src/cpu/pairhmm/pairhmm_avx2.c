@@ -39,6 +39,7 @@
     _mm256_add_ps((acc), _mm256_and_ps(_mm256_cmp_ps((a), (b), _CMP_LE_OQ), (v)))
 #define PH_PART_KERNEL
 #include "cpu/pairhmm/pairhmm_simd.h"
+#include "cpu/pairhmm/pairhmm_simd_prefix.h"
 #undef PH_PART_KERNEL
 #include "cpu/pairhmm/pairhmm_simd_undef.h"
 
@@ -70,6 +71,7 @@
     _mm256_add_pd((acc), _mm256_and_pd(_mm256_cmp_pd((a), (b), _CMP_LE_OQ), (v)))
 #define PH_PART_KERNEL
 #include "cpu/pairhmm/pairhmm_simd.h"
+#include "cpu/pairhmm/pairhmm_simd_prefix.h"
 #undef PH_PART_KERNEL
 
 /* ---- entry ---- */
@@ -81,3 +83,5 @@
 #define PH_VBYTES 32
 #define PH_PART_DRIVER
 #include "cpu/pairhmm/pairhmm_simd.h"
+#define PH_PREFIX_ENTRY dpa_phmm_compute_prefix_avx2
+#include "cpu/pairhmm/pairhmm_simd_prefix.h"

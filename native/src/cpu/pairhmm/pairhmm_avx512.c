@@ -34,6 +34,7 @@
     _mm512_mask_add_ps((acc), _mm512_cmp_ps_mask((a), (b), _CMP_LE_OQ), (acc), (v))
 #define PH_PART_KERNEL
 #include "cpu/pairhmm/pairhmm_simd.h"
+#include "cpu/pairhmm/pairhmm_simd_prefix.h"
 #undef PH_PART_KERNEL
 #include "cpu/pairhmm/pairhmm_simd_undef.h"
 
@@ -62,6 +63,7 @@
     _mm512_mask_add_pd((acc), _mm512_cmp_pd_mask((a), (b), _CMP_LE_OQ), (acc), (v))
 #define PH_PART_KERNEL
 #include "cpu/pairhmm/pairhmm_simd.h"
+#include "cpu/pairhmm/pairhmm_simd_prefix.h"
 #undef PH_PART_KERNEL
 
 /* ---- entry ---- */
@@ -73,3 +75,5 @@
 #define PH_VBYTES 64
 #define PH_PART_DRIVER
 #include "cpu/pairhmm/pairhmm_simd.h"
+#define PH_PREFIX_ENTRY dpa_phmm_compute_prefix_avx512
+#include "cpu/pairhmm/pairhmm_simd_prefix.h"

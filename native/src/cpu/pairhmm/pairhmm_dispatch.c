@@ -2,6 +2,7 @@
  * once per context and stored there (no self-patching global function pointers). */
 #include "cpu/cpu_features.h"
 #include "cpu/pairhmm/pairhmm.h"
+#include "cpu/pairhmm/pairhmm_prefix.h"
 
 void dpa_phmm_select(unsigned allowed_isa_mask, dpa_phmm_ops *out)
 {
@@ -10,6 +11,7 @@ void dpa_phmm_select(unsigned allowed_isa_mask, dpa_phmm_ops *out)
         out->isa = DPA_ISA_AVX512;
         out->name = "avx512";
         out->compute = dpa_phmm_compute_avx512;
+        out->prefix = dpa_phmm_compute_prefix_avx512;
         return;
     }
 #endif
@@ -18,6 +20,7 @@ void dpa_phmm_select(unsigned allowed_isa_mask, dpa_phmm_ops *out)
         out->isa = DPA_ISA_AVX2;
         out->name = "avx2";
         out->compute = dpa_phmm_compute_avx2;
+        out->prefix = dpa_phmm_compute_prefix_avx2;
         return;
     }
 #endif
@@ -25,4 +28,5 @@ void dpa_phmm_select(unsigned allowed_isa_mask, dpa_phmm_ops *out)
     out->isa = DPA_ISA_SCALAR;
     out->name = "scalar";
     out->compute = dpa_phmm_compute_scalar;
+    out->prefix = dpa_phmm_compute_prefix_scalar;
 }

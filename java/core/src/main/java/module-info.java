@@ -23,4 +23,5 @@ module org.dpaccel {
     exports org.dpaccel.gatk;
     exports org.dpaccel.distance;
     exports org.dpaccel.xdrop;
+    exports org.dpaccel.pdhmm;
 }

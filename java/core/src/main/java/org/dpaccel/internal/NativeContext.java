@@ -238,6 +238,43 @@ public final class NativeContext implements AutoCloseable {
     }
 
     /**
+     * PDHMM on a batch in GKL 0.9.1's slot layout (see {@code PdhmmBatch}).
+     *
+     * @param hap haplotype bases, hapStride per pair
+     * @param pd PD bytes, same layout
+     * @param read read bases, readStride per pair
+     * @param bq base qualities, same layout
+     * @param iq insertion gap-open penalties
+     * @param dq deletion gap-open penalties
+     * @param gq gap-continuation penalties
+     * @param hapLengths one per pair
+     * @param readLengths one per pair
+     * @param hapStride bytes per pair in hap and pd
+     * @param readStride bytes per pair in the read arrays
+     * @param backend backend code, -1 = the context's
+     * @param rows 0 = GATK's row-state carry, 1 = GKL's per-row reset (dpa_pdhmm_rows)
+     * @param out one log10 likelihood per pair
+     * @param stats filled with pairs, cells, GPU pairs, ISA code
+     * @throws IllegalStateException if the context is closed
+     */
+    public void pdhmmCompute(byte[] hap, byte[] pd, byte[] read, byte[] bq, byte[] iq, byte[] dq, byte[] gq,
+        long[] hapLengths, long[] readLengths, int hapStride, int readStride, int backend, int rows, double[] out,
+        long[] stats) {
+        nonNull(hap, pd, read, bq, iq, dq, gq);
+        Objects.requireNonNull(hapLengths, "hapLengths");
+        Objects.requireNonNull(readLengths, "readLengths");
+        Objects.requireNonNull(out, "out");
+        Objects.requireNonNull(stats, "stats");
+        long h = enter();
+        try {
+            Natives.pdhmmCompute(h, hap, pd, read, bq, iq, dq, gq, hapLengths, readLengths, hapStride, readStride,
+                backend, rows, out, stats);
+        } finally {
+            exit();
+        }
+    }
+
+    /**
      * Whether {@link #close()} has run.
      *
      * @return true once closed

@@ -69,6 +69,14 @@ final class Natives {
     static native void xdropCompute(long handle, byte[] bases, int[] seqLengths, int[] pairs,
         int[] params, int[] out, long[] stats);
 
+    /*
+     * PDHMM in GKL 0.9.1's layout: pair i owns hapStride bytes of hap/pd and readStride bytes of the
+     * five read arrays; out: one log10 likelihood per pair; stats: pairs, cells, gpuPairs, isa.
+     */
+    static native void pdhmmCompute(long handle, byte[] hap, byte[] pd, byte[] read, byte[] bq, byte[] iq,
+        byte[] dq, byte[] gq, long[] hapLengths, long[] readLengths, int hapStride, int readStride, int backend,
+        int rows, double[] out, long[] stats);
+
     /* Called from native code, on the calling Java thread, with library log messages. */
     static void log(int level, String message) {
         Level l = level >= 3 ? Level.ERROR : level == 2 ? Level.WARNING : level == 1 ? Level.INFO : Level.DEBUG;

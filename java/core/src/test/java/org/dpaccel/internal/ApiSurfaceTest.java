@@ -35,7 +35,7 @@ class ApiSurfaceTest {
             exported.add(e.source());
         }
         assertEquals(Set.of("org.dpaccel", "org.dpaccel.gatk", "org.dpaccel.pairhmm", "org.dpaccel.sw",
-            "org.dpaccel.distance", "org.dpaccel.xdrop"), exported);
+            "org.dpaccel.distance", "org.dpaccel.xdrop", "org.dpaccel.pdhmm"), exported);
         assertTrue(d.opens().isEmpty(), "opens " + d.opens());
         assertTrue(d.packages().contains("org.dpaccel.internal"));
         // java.base only: the bindings jar cannot be a module (see module-info.java)

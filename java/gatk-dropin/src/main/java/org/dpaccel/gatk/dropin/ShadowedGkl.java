@@ -37,6 +37,11 @@ final class ShadowedGkl {
         return newInstance(className, SWAlignerNativeBinding.class);
     }
 
+    /** A new instance of the real GKL class {@code className} (GKL 0.9.1's IntelPDHMM), or null. */
+    static Object newInstance(String className) throws ReflectiveOperationException {
+        return newInstance(className, Object.class);
+    }
+
     private static <T> T newInstance(String className, Class<T> type) throws ReflectiveOperationException {
         Loader l = loader(className);
         if (l == null) {

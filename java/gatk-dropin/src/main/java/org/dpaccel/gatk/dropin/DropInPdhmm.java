@@ -1,0 +1,343 @@
+package org.dpaccel.gatk.dropin;
+
+import java.io.File;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.lang.reflect.Array;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.broadinstitute.gatk.nativebindings.pdhmm.HaplotypeDataHolder;
+import org.broadinstitute.gatk.nativebindings.pdhmm.PDHMMNativeArguments;
+import org.broadinstitute.gatk.nativebindings.pdhmm.PDHMMNativeBinding;
+import org.broadinstitute.gatk.nativebindings.pdhmm.ReadDataHolder;
+import org.dpaccel.Config;
+import org.dpaccel.DpaContext;
+import org.dpaccel.Dpaccel;
+import org.dpaccel.DpaccelException;
+import org.dpaccel.pdhmm.Pdhmm;
+import org.dpaccel.pdhmm.PdhmmBatch;
+
+/**
+ * What the drop-in's {@code com.intel.gkl.pdhmm.IntelPDHMM} (GKL 0.9.1's class, which GATK 4.7's
+ * {@code VectorLoglessPairPDHMM} calls) does. {@link #load} picks the engine once, as
+ * {@link DropInPairHmm} does: dpaccel unless {@code -Ddpaccel.gatk.disable=true} or
+ * {@code DPACCEL_GATK_DISABLE=1}; otherwise, or when dpaccel's native library cannot load, the real
+ * GKL 0.9.1 {@code IntelPDHMM} found behind the drop-in on the class path; with neither, {@code load}
+ * returns false with a log line (GATK then stops: its PDHMM has no Java fallback behind GKL).
+ *
+ * <p>Calls: GATK 4.7.0.0's VectorLoglessPairPDHMM calls {@code load}, {@code initialize},
+ * {@code computeLikelihoods} (all reads x all haplotypes of a region) and {@code done};
+ * {@code computePDHMM} (GKL's flat batch call) is served too. Threads: {@code initialize}'s
+ * {@code maxNumberOfThreads}, or 1 before it; {@code -Ddpaccel.threads=N} overrides both.
+ *
+ * <p>Row semantics ({@code -Ddpaccel.pdhmm.rows=gkl|gatk}, default gkl): GATK 4.7 runs its PDHMM on
+ * GKL 0.9.1 wherever AVX is present, and GKL starts every DP row in GATK's NORMAL column state, where
+ * GATK's own Java carries the last column's state into the next row; the results differ when a
+ * haplotype ends inside a deletion. The default reproduces what stock GATK 4.7 computes on an AVX
+ * host; {@code gatk} gives GATK's Java values (docs/pdhmm.md).
+ *
+ * <p>Argument checks and their messages are GKL 0.9.1's ({@code checkArraySize}: "Array %s has size
+ * %d, but expected size is %d."); an error from the native side keeps dpaccel's message (GKL
+ * replaces it with "Ran into invalid argument issue").
+ */
+public final class DropInPdhmm implements PDHMMNativeBinding {
+    static final String GKL_CLASS = "com.intel.gkl.pdhmm.IntelPDHMM";
+    /** System property choosing the row semantics: gkl (default) or gatk. */
+    public static final String ROWS_PROPERTY = "dpaccel.pdhmm.rows";
+    private static final Logger LOG = System.getLogger("org.dpaccel.gatk");
+    private static final AtomicLong PAIRS = new AtomicLong();
+    private static final AtomicLong CELLS = new AtomicLong();
+    private static final AtomicLong NANOS = new AtomicLong();
+
+    private PDHMMNativeBinding gkl;
+    private Method gklComputePdhmm;
+    private boolean onDpaccel;
+    private boolean loaded;
+    private boolean loadResult;
+    private int threads = 1;
+    private Pdhmm.Rows rows = Pdhmm.Rows.GKL;
+    private DpaContext ctx;
+
+    /**
+     * The engine {@link #load} chose.
+     *
+     * @return "dpaccel", "gkl" or "none"
+     */
+    public synchronized String engine() {
+        return !loaded || !loadResult ? "none" : onDpaccel ? "dpaccel" : "gkl";
+    }
+
+    /**
+     * Pairs computed on dpaccel by all instances so far.
+     *
+     * @return the count
+     */
+    public static long pairs() {
+        return PAIRS.get();
+    }
+
+    @Override
+    public synchronized boolean load(File tempDir) {
+        if (loaded) {
+            return loadResult;
+        }
+        loaded = true;
+        try {
+            String why;
+            if (DropInPairHmm.disabled()) {
+                why = "dpaccel drop-in disabled (-D" + DropInPairHmm.DISABLE_PROPERTY + "=true or "
+                    + DropInPairHmm.DISABLE_ENV + "=1)";
+            } else if (Dpaccel.tryLoad()) {
+                onDpaccel = true;
+                loadResult = true;
+                threads = threadsFrom(1, "1, as GKL's computePDHMM");
+                rows = rowsFromProperty();
+                LOG.log(Level.INFO, "dpaccel GATK drop-in: " + GKL_CLASS + " (GATK PDHMM) runs on dpaccel "
+                    + Dpaccel.nativeVersion() + " [native library: " + Dpaccel.loadStatus() + "], " + rows
+                    + " row semantics (-D" + ROWS_PROPERTY + "=gkl|gatk)");
+                return true;
+            } else {
+                why = "dpaccel native library could not load (" + Dpaccel.loadStatus() + ")";
+            }
+            return loadGkl(tempDir, why);
+        } catch (Throwable t) {
+            LOG.log(Level.WARNING, "dpaccel GATK drop-in: " + GKL_CLASS + " could not load (" + t
+                + "); dpaccel is NOT in use");
+            loadResult = false;
+            return false;
+        }
+    }
+
+    private boolean loadGkl(File tempDir, String why) throws ReflectiveOperationException {
+        Object real = ShadowedGkl.newInstance(GKL_CLASS);
+        if (real == null) {
+            LOG.log(Level.WARNING, why + "; no Intel GKL " + GKL_CLASS + " (GKL 0.9.1) found behind the drop-in"
+                + " on the class path: dpaccel is NOT in use and load() returns false");
+            loadResult = false;
+            return false;
+        }
+        gkl = (PDHMMNativeBinding) real;
+        gklComputePdhmm = real.getClass().getMethod("computePDHMM", byte[].class, byte[].class, byte[].class,
+            byte[].class, byte[].class, byte[].class, byte[].class, long[].class, long[].class, int.class, int.class,
+            int.class);
+        loadResult = gkl.load(tempDir);
+        LOG.log(Level.WARNING, why + "; dpaccel is NOT in use: delegating to the real Intel GKL " + GKL_CLASS
+            + " from " + ShadowedGkl.source(GKL_CLASS) + " (its load() returned " + loadResult + ")");
+        return loadResult;
+    }
+
+    private static Pdhmm.Rows rowsFromProperty() {
+        String p = System.getProperty(ROWS_PROPERTY);
+        if (p == null || p.isBlank() || p.trim().equalsIgnoreCase("gkl")) {
+            return Pdhmm.Rows.GKL;
+        }
+        if (p.trim().equalsIgnoreCase("gatk")) {
+            return Pdhmm.Rows.GATK;
+        }
+        throw new IllegalArgumentException("-D" + ROWS_PROPERTY + "='" + p + "': must be gkl or gatk");
+    }
+
+    private static int threadsFrom(int dflt, String source) {
+        String p = System.getProperty(DropInPairHmm.THREADS_PROPERTY);
+        if (p == null || p.isBlank()) {
+            LOG.log(Level.DEBUG, "dpaccel GATK drop-in: PDHMM on " + dflt + " thread(s) (" + source + ")");
+            return dflt;
+        }
+        try {
+            return Integer.parseInt(p.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("-D" + DropInPairHmm.THREADS_PROPERTY + "='" + p + "': not an integer", e);
+        }
+    }
+
+    @Override
+    public synchronized void initialize(PDHMMNativeArguments args) {
+        if (!loaded) {
+            load(null);
+        }
+        if (gkl != null) {
+            gkl.initialize(args);
+            return;
+        }
+        int requested = args == null ? 1 : args.maxNumberOfThreads;
+        threads = threadsFrom(Math.max(1, requested), "PDHMMNativeArguments.maxNumberOfThreads");
+        if (ctx != null) {
+            ctx.close();
+            ctx = null;
+        }
+    }
+
+    private synchronized DpaContext context() {
+        if (!loaded) {
+            load(null);
+        }
+        if (!onDpaccel) {
+            throw new IllegalStateException("dpaccel GATK drop-in: " + GKL_CLASS + " is not on dpaccel");
+        }
+        if (ctx == null) {
+            ctx = DpaContext.create(Config.builder().threads(threads).build());
+        }
+        return ctx;
+    }
+
+    private static void checkArraySize(Object array, int expectedSize, String arrayName) {
+        Objects.requireNonNull(array, arrayName + " must not be null.");
+        if (Array.getLength(array) != expectedSize) {
+            throw new IllegalArgumentException(String.format("Array %s has size %d, but expected size is %d.",
+                arrayName, Array.getLength(array), expectedSize));
+        }
+    }
+
+    /**
+     * GKL 0.9.1's {@code IntelPDHMM.computePDHMM}: {@code batchSize} pairs, pair {@code i} in slot
+     * {@code i} of {@code maxHapLength} (haplotype arrays) and {@code maxReadLength} (read arrays) bytes.
+     *
+     * @param hapBases haplotype bases
+     * @param hapPdBases PD bytes
+     * @param readBases read bases
+     * @param readQual base qualities
+     * @param readInsQual insertion gap-open penalties
+     * @param readDelQual deletion gap-open penalties
+     * @param gcp gap-continuation penalties
+     * @param hapLengths one per pair
+     * @param readLengths one per pair
+     * @param batchSize pairs
+     * @param maxHapLength haplotype slot size
+     * @param maxReadLength read slot size
+     * @return one log10 likelihood per pair
+     */
+    public double[] computePDHMM(byte[] hapBases, byte[] hapPdBases, byte[] readBases, byte[] readQual,
+        byte[] readInsQual, byte[] readDelQual, byte[] gcp, long[] hapLengths, long[] readLengths, int batchSize,
+        int maxHapLength, int maxReadLength) {
+        PDHMMNativeBinding g;
+        synchronized (this) {
+            if (!loaded) {
+                load(null);
+            }
+            g = gkl;
+        }
+        if (g != null) {
+            try {
+                return (double[]) gklComputePdhmm.invoke(g, hapBases, hapPdBases, readBases, readQual, readInsQual,
+                    readDelQual, gcp, hapLengths, readLengths, batchSize, maxHapLength, maxReadLength);
+            } catch (InvocationTargetException e) {
+                Throwable c = e.getCause();
+                if (c instanceof RuntimeException) {
+                    throw (RuntimeException) c;
+                }
+                if (c instanceof Error) {
+                    throw (Error) c;
+                }
+                throw new RuntimeException(c);
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        int hapArrayLength = maxHapLength * batchSize;
+        int readArrayLength = maxReadLength * batchSize;
+        checkArraySize(hapBases, hapArrayLength, "hap_bases");
+        checkArraySize(hapPdBases, hapArrayLength, "hap_pdbases");
+        checkArraySize(readBases, readArrayLength, "read_bases");
+        checkArraySize(readQual, readArrayLength, "read_qual");
+        checkArraySize(readInsQual, readArrayLength, "read_ins_qual");
+        checkArraySize(readDelQual, readArrayLength, "read_del_qual");
+        checkArraySize(gcp, readArrayLength, "gcp");
+        checkArraySize(hapLengths, batchSize, "hap_lengths");
+        checkArraySize(readLengths, batchSize, "read_lengths");
+        if (batchSize <= 0) {
+            throw new IllegalArgumentException("batchSize must be greater than 0.");
+        }
+        if (maxHapLength <= 0) {
+            throw new IllegalArgumentException("maxHapLength must be greater than 0. Cannot perform PDHMM on empty sequence");
+        }
+        if (maxReadLength <= 0) {
+            throw new IllegalArgumentException("maxReadLength must be greater than 0. Cannot perform PDHMM on empty sequence");
+        }
+        long t0 = System.nanoTime();
+        double[] out;
+        try {
+            out = Pdhmm.compute(context(), PdhmmBatch.ofSlots(hapBases, hapPdBases, readBases, readQual, readInsQual,
+                readDelQual, gcp, hapLengths, readLengths, maxHapLength, maxReadLength), rows, null, null);
+        } catch (DpaccelException e) {
+            throw new IllegalArgumentException("dpaccel PDHMM: " + e.getMessage(), e);
+        }
+        NANOS.addAndGet(System.nanoTime() - t0);
+        PAIRS.addAndGet(batchSize);
+        long cells = 0;
+        for (int i = 0; i < batchSize; i++) {
+            cells += hapLengths[i] * readLengths[i];
+        }
+        CELLS.addAndGet(cells);
+        return out;
+    }
+
+    /**
+     * GKL 0.9.1's {@code computeLikelihoods} (what GATK 4.7.0.0's VectorLoglessPairPDHMM calls, after
+     * {@code initialize}): every read against every haplotype, written to
+     * {@code likelihoodArray[read * haplotypes + haplotype]} (checked against GKL in PdhmmOracleTest).
+     */
+    @Override
+    public void computeLikelihoods(ReadDataHolder[] readDataArray, HaplotypeDataHolder[] haplotypeDataArray,
+        double[] likelihoodArray) {
+        if (readDataArray == null || haplotypeDataArray == null || likelihoodArray == null) {
+            throw new NullPointerException("One or more input arrays are null. Please ensure readDataArray, "
+                + "haplotypeDataArray, and likelihoodArray are properly initialized.");
+        }
+        if (likelihoodArray.length != readDataArray.length * haplotypeDataArray.length) {
+            throw new IllegalArgumentException(
+                "likelihoodArray length must be equal to readDataArray length * haplotypeDataArray length");
+        }
+        PDHMMNativeBinding g;
+        synchronized (this) {
+            if (!loaded) {
+                load(null);
+            }
+            g = gkl;
+        }
+        if (g != null) {
+            g.computeLikelihoods(readDataArray, haplotypeDataArray, likelihoodArray);
+            return;
+        }
+        if (likelihoodArray.length == 0) {
+            return;
+        }
+        long t0 = System.nanoTime();
+        PdhmmBatch.Builder b = PdhmmBatch.builder();
+        long cells = 0;
+        for (ReadDataHolder r : readDataArray) {
+            for (HaplotypeDataHolder h : haplotypeDataArray) {
+                b.add(h.haplotypeBases, h.haplotypePDBases, r.readBases, r.readQuals, r.insertionGOP, r.deletionGOP,
+                    r.overallGCP);
+                cells += (long) h.haplotypeBases.length * r.readBases.length;
+            }
+        }
+        double[] out;
+        try {
+            out = Pdhmm.compute(context(), b.build(), rows, null, null);
+        } catch (DpaccelException e) {
+            throw new IllegalArgumentException("dpaccel PDHMM: " + e.getMessage(), e);
+        }
+        System.arraycopy(out, 0, likelihoodArray, 0, out.length);
+        NANOS.addAndGet(System.nanoTime() - t0);
+        PAIRS.addAndGet(out.length);
+        CELLS.addAndGet(cells);
+    }
+
+    @Override
+    public synchronized void done() {
+        if (gkl != null) {
+            gkl.done();
+        }
+        if (ctx != null) {
+            ctx.close();
+            ctx = null;
+        }
+        if (onDpaccel) {
+            LOG.log(Level.INFO, String.format("dpaccel GATK drop-in: PDHMM %d pairs, %.3g cells, %.3f s in dpaccel",
+                PAIRS.get(), (double) CELLS.get(), NANOS.get() * 1e-9));
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package org.dpaccel.gatk.dropin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Method;
+
+import org.broadinstitute.gatk.nativebindings.pdhmm.HaplotypeDataHolder;
+import org.broadinstitute.gatk.nativebindings.pdhmm.ReadDataHolder;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import com.intel.gkl.pdhmm.IntelPDHMM;
+
+/**
+ * The drop-in's IntelPDHMM, called as GATK 4.7's VectorLoglessPairPDHMM calls it, against two
+ * independent oracles on seeded GATK-shaped inputs: GATK 4.6.2.0's Java LoglessPDPairHMM (the
+ * semantic truth; from the gatk jar, test scope) and GKL 0.9.1's native IntelPDHMM (the real
+ * class behind the drop-in, reached through its off switch). Prints the seed and the largest
+ * differences.
+ */
+class PdhmmOracleTest {
+    @AfterEach
+    void clear() {
+        System.clearProperty(DropInPairHmm.DISABLE_PROPERTY);
+        System.clearProperty(DropInPdhmm.ROWS_PROPERTY);
+    }
+
+    /** GATK's own class: one instance, recacheReadValues true (as computeLog10Likelihoods does per read). */
+    static final class Gatk {
+        final Object hmm;
+        final Method compute;
+
+        Gatk(int maxRead, int maxHap) throws Exception {
+            Class<?> c = Class.forName("org.broadinstitute.hellbender.utils.pairhmm.LoglessPDPairHMM");
+            hmm = c.getDeclaredConstructor().newInstance();
+            c.getMethod("initialize", int.class, int.class).invoke(hmm, maxRead, maxHap);
+            compute = Class.forName("org.broadinstitute.hellbender.utils.pairhmm.PDPairHMM").getDeclaredMethod(
+                "computeReadLikelihoodGivenHaplotypeLog10", byte[].class, byte[].class, byte[].class, byte[].class,
+                byte[].class, byte[].class, byte[].class, boolean.class, byte[].class, byte[].class);
+            compute.setAccessible(true);
+        }
+
+        double of(byte[][] p) throws Exception {
+            return (double) compute.invoke(hmm, p[0], p[1], p[2], p[3], p[4], p[5], p[6], true, null, null);
+        }
+    }
+
+    private static double[] gatkStyle(IntelPDHMM h, PdhmmCases c) {
+        Object[] a = c.packed();
+        return h.computePDHMM((byte[]) a[0], (byte[]) a[1], (byte[]) a[2], (byte[]) a[3], (byte[]) a[4],
+            (byte[]) a[5], (byte[]) a[6], (long[]) a[7], (long[]) a[8], c.pairs.size(), c.maxHap, c.maxRead);
+    }
+
+    @Test
+    void matchesGatkJavaAndGkl091() throws Exception {
+        long seed = Long.getLong("dpaccel.test.seed", System.nanoTime());
+        System.out.println("[pdhmm] seed " + seed + " (-Ddpaccel.test.seed=" + seed + " to repeat)");
+        PdhmmCases c = PdhmmCases.generate(seed, 600, 300, 150);
+        Gatk gatk = new Gatk(c.maxRead, c.maxHap);
+        double[] want = new double[c.pairs.size()];
+        for (int i = 0; i < want.length; i++) {
+            want[i] = gatk.of(c.pairs.get(i));
+        }
+
+        System.setProperty(DropInPdhmm.ROWS_PROPERTY, "gatk");
+        IntelPDHMM oursGatk = new IntelPDHMM();
+        assertTrue(oursGatk.load(null), "dpaccel drop-in IntelPDHMM.load");
+        double[] got = gatkStyle(oursGatk, c);
+        System.clearProperty(DropInPdhmm.ROWS_PROPERTY);
+        IntelPDHMM oursGkl = new IntelPDHMM(); // the default: GKL 0.9.1's row semantics
+        assertTrue(oursGkl.load(null));
+        double[] gotGkl = gatkStyle(oursGkl, c);
+        System.setProperty(DropInPairHmm.DISABLE_PROPERTY, "true");
+        IntelPDHMM gkl = new IntelPDHMM();
+        assertTrue(gkl.load(null), "real GKL 0.9.1 behind the drop-in (off switch)");
+        double[] real = gatkStyle(gkl, c);
+
+        double maxOurs = 0, maxOursGkl = 0, maxGklVsJava = 0;
+        int gklOffJava = 0;
+        for (int i = 0; i < want.length; i++) {
+            // -Infinity (a sum that underflowed to 0, e.g. quality-0 gaps) must match exactly
+            double d = got[i] == want[i] ? 0 : Math.abs(got[i] - want[i]);
+            maxOurs = Math.max(maxOurs, d);
+            assertTrue(d <= 1e-9 * Math.max(1, Math.abs(want[i])),
+                "pair " + i + ": dpaccel (rows=gatk) " + got[i] + " vs GATK LoglessPDPairHMM " + want[i] + " (seed " + seed + ")");
+            double e = gotGkl[i] == real[i] ? 0 : Math.abs(gotGkl[i] - real[i]);
+            maxOursGkl = Math.max(maxOursGkl, e);
+            assertTrue(e <= 1e-5, "pair " + i + ": dpaccel (rows=gkl) " + gotGkl[i] + " vs GKL 0.9.1 " + real[i]
+                + " (seed " + seed + ")");
+            double f = real[i] == want[i] ? 0 : Math.abs(real[i] - want[i]);
+            maxGklVsJava = Math.max(maxGklVsJava, f);
+            gklOffJava += f > 1e-5 ? 1 : 0;
+        }
+        System.out.printf("[pdhmm] %d pairs: max |dpaccel(rows=gatk) - GATK Java| %.3g; max |dpaccel(rows=gkl) -"
+            + " GKL 0.9.1| %.3g; GKL 0.9.1 itself off GATK Java by > 1e-5 on %d pairs (max %.3g)%n", want.length,
+            maxOurs, maxOursGkl, gklOffJava, maxGklVsJava);
+    }
+
+    @Test
+    void computeLikelihoodsIsReadMajorLikeGkl() throws Exception {
+        PdhmmCases c = PdhmmCases.generate(42, 12, 60, 40);
+        ReadDataHolder[] reads = new ReadDataHolder[3];
+        HaplotypeDataHolder[] haps = new HaplotypeDataHolder[4];
+        for (int r = 0; r < 3; r++) {
+            byte[][] p = c.pairs.get(r);
+            reads[r] = new ReadDataHolder();
+            reads[r].readBases = p[2];
+            reads[r].readQuals = p[3];
+            reads[r].insertionGOP = p[4];
+            reads[r].deletionGOP = p[5];
+            reads[r].overallGCP = p[6];
+        }
+        for (int h = 0; h < 4; h++) {
+            byte[][] p = c.pairs.get(4 + h);
+            haps[h] = new HaplotypeDataHolder();
+            haps[h].haplotypeBases = p[0];
+            haps[h].haplotypePDBases = p[1];
+        }
+        // GKL's computeLikelihoods needs initialize() first (without it GKL 0.9.1 dereferences
+        // uninitialized JNI field IDs and crashes the JVM); GATK 4.7 only calls computePDHMM
+        System.setProperty(DropInPdhmm.ROWS_PROPERTY, "gatk");
+        IntelPDHMM ours = new IntelPDHMM();
+        assertTrue(ours.load(null));
+        ours.initialize(null);
+        double[] got = new double[12];
+        ours.computeLikelihoods(reads, haps, got);
+        Gatk gatk = new Gatk(200, 200);
+        for (int r = 0; r < 3; r++) {
+            for (int h = 0; h < 4; h++) {
+                double want = gatk.of(new byte[][] { haps[h].haplotypeBases, haps[h].haplotypePDBases,
+                    reads[r].readBases, reads[r].readQuals, reads[r].insertionGOP, reads[r].deletionGOP,
+                    reads[r].overallGCP });
+                assertEquals(want, got[r * 4 + h], 1e-9, "read " + r + " hap " + h);
+            }
+        }
+        System.clearProperty(DropInPdhmm.ROWS_PROPERTY);
+        IntelPDHMM oursGkl = new IntelPDHMM();
+        assertTrue(oursGkl.load(null));
+        oursGkl.initialize(null);
+        double[] gotGkl = new double[12];
+        oursGkl.computeLikelihoods(reads, haps, gotGkl);
+        System.setProperty(DropInPairHmm.DISABLE_PROPERTY, "true");
+        IntelPDHMM gkl = new IntelPDHMM();
+        assertTrue(gkl.load(null));
+        gkl.initialize(null);
+        double[] real = new double[12];
+        gkl.computeLikelihoods(reads, haps, real);
+        for (int k = 0; k < 12; k++) {
+            assertEquals(real[k], gotGkl[k], 1e-5, "likelihoodArray[" + k + "] vs GKL 0.9.1");
+        }
+    }
+
+    @Test
+    void gklArgumentChecksAndMessages() {
+        IntelPDHMM ours = new IntelPDHMM();
+        assertTrue(ours.load(null));
+        byte[] one = { 'A' }, zero = { 0 }, q = { 30 };
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ours.computePDHMM(one, zero,
+            one, q, q, q, new byte[2], new long[] { 1 }, new long[] { 1 }, 1, 1, 1));
+        assertEquals("Array gcp has size 2, but expected size is 1.", e.getMessage());
+        assertThrows(NullPointerException.class, () -> ours.computePDHMM(null, zero, one, q, q, q, q,
+            new long[] { 1 }, new long[] { 1 }, 1, 1, 1));
+        // a read byte GATK rejects at a SNP position: dpaccel's message says which and where
+        e = assertThrows(IllegalArgumentException.class, () -> ours.computePDHMM(new byte[] { 'G' },
+            new byte[] { 1 | 8 }, new byte[] { 'R' }, q, q, q, q, new long[] { 1 }, new long[] { 1 }, 1, 1, 1));
+        assertTrue(e.getMessage().contains("read_bases[0] = 0x52"), e.getMessage());
+        double[] r = ours.computePDHMM(one, zero, one, q, q, q, new byte[] { 10 }, new long[] { 1 },
+            new long[] { 1 }, 1, 1, 1);
+        assertEquals(Math.log10(0.999 * 0.9), r[0], 1e-12);
+    }
+}

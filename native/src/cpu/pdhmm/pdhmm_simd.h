@@ -1,0 +1,326 @@
+/*
+ * pdhmm_simd.h — the PDHMM kernel template for the AVX2 (4 lanes) and AVX-512 (8 lanes)
+ * files. One pair per lane: a vector holds the same cell (i, j) of PD_W pairs, so GATK's
+ * data-dependent column states become per-lane masks and every lane does exactly the
+ * scalar reference's arithmetic in the same order (no FMA: the files are compiled with
+ * -ffp-contract=off), which makes the kernels bit-identical to pdhmm_ref.c.
+ *
+ * Column states. GATK's state machine is walked along each row and carried from a row's
+ * last column into the next row's first. Its step depends only on the column's PD byte
+ * (DEL_END -> AFTER_DEL, else DEL_START -> INSIDE_DEL, else AFTER_DEL -> NORMAL, else
+ * unchanged), so the state of column j in row 1 is a function of j alone (row 1 starts
+ * NORMAL), and in every later row a function of j and the state row 1 ends in, which is a
+ * fixed point of the whole-row step (after any flagged column the state no longer depends
+ * on where the row began; with none, NORMAL and INSIDE_DEL stay, AFTER_DEL cannot occur).
+ * So two mask sets per lane, row 1's and the rest's, computed once per group. With
+ * DPA_PDHMM_ROWS_GKL (every row starts NORMAL) the rest's set is row 1's.
+ *
+ * Lanes of different lengths: a lane past its haplotype's end computes columns nobody
+ * reads (nothing flows leftwards); past its read's end, rows nobody reads. Its result is
+ * summed when the row loop reaches its own read length, in the reference's order.
+ *
+ * The including file defines:
+ *   PD_W            lanes;  PD_FN(x)  the kernel's name
+ *   PD_VEC          double vector;  PD_MASK  its lane mask type
+ *   PD_LOAD/STORE   unaligned double loads and stores;  PD_SET1, PD_ADD, PD_MUL, PD_MAX
+ *   PD_MASK_OF(p)   mask from PD_W int64 words (all ones / zero) at p; or PD_MASK_BYTES:
+ *                   masks kept as one byte per column and converted by a cast
+ *   PD_BLEND(m,a,b) m ? b : a per lane
+ *   PD_IVEC, PD_LOADI  int64 vector and its unaligned load
+ *   PD_PRIOR(x, xbit, y, ymask, match, mismatch)  per lane: x == y || (xbit & ymask) ?
+ *                   match : mismatch; x, xbit int64 vectors, y, ymask pointers to them
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/fpenv.h"
+#include "cpu/pdhmm/pdhmm.h"
+
+/* The PD byte's prior test as two integer comparisons (see dpa_pdhmm_matches): per read
+ * base a bit set xbit, per column a bit set ymask, match iff x == y or they intersect.
+ * 'N' in the read: every bit, and bit 0 is always in ymask, so it always matches. A/C/G/T:
+ * its PD bit. Other bytes: bit 7 only. 'N' in the haplotype: ymask all bits. SNP column:
+ * bit 0 and the column's letter bits. */
+static inline int64_t PD_FN(xbit)(uint8_t x)
+{
+    if (x == 'N') return 0xff;
+    const uint8_t b = dpa_pdhmm_base_bit(x);
+    return b ? b : 0x80;
+}
+
+static inline int64_t PD_FN(ymask)(uint8_t y, uint8_t pd)
+{
+    if (y == 'N') return 0xff;
+    return 1 | ((pd & DPA_PD_SNP) ? (pd & (DPA_PD_A | DPA_PD_C | DPA_PD_G | DPA_PD_T)) : 0);
+}
+
+enum { PD_NORMAL, PD_INSIDE, PD_AFTER };
+
+static int PD_FN(step)(int s, uint8_t pd)
+{
+    if (s == PD_AFTER) s = PD_NORMAL;
+    if (pd & DPA_PD_DEL_START) s = PD_INSIDE;
+    if (pd & DPA_PD_DEL_END) s = PD_AFTER;
+    return s;
+}
+
+/* Per call memo of the per-quality constants (the same functions as the reference, so the
+ * same bits): 10^(-q/10) for each quality byte, and m2m for recently seen (ins, del) pairs in
+ * a direct-mapped cache (GATK's GOPs take few values). Without it the transcendentals of
+ * each row's constants cost a third of a 350-column row. */
+typedef struct PD_FN(memo) {
+    double err[128];
+    uint8_t have_err[128];
+    uint16_t m2m_key[256]; /* ins << 7 | del, plus 1 (0 = empty) */
+    double m2m[256];
+} PD_FN(memo);
+
+static inline double PD_FN(err)(PD_FN(memo) *m, uint8_t q)
+{
+    if (!m->have_err[q]) {
+        m->err[q] = dpa_pdhmm_err(q);
+        m->have_err[q] = 1;
+    }
+    return m->err[q];
+}
+
+static inline double PD_FN(m2m)(PD_FN(memo) *m, uint8_t ins, uint8_t del)
+{
+    const uint16_t key = (uint16_t)((ins << 7 | del) + 1);
+    const unsigned slot = (unsigned)(ins * 31u + del) & 255u;
+    if (m->m2m_key[slot] != key) {
+        m->m2m[slot] = dpa_pdhmm_m2m(ins, del);
+        m->m2m_key[slot] = key;
+    }
+    return m->m2m[slot];
+}
+
+/* Per group scratch: columns hold PD_W int64 or double words each. */
+/* Column masks: PD_MASK_BYTES (AVX-512) keeps one byte per column, bit l = lane l; otherwise
+ * PD_W int64 words per column (all ones / zero), what a blendv wants. */
+#ifdef PD_MASK_BYTES
+typedef uint8_t PD_FN(mask_t);
+#define PD_COLMASK(a, j) ((PD_MASK)(a)[j])
+#else
+typedef int64_t PD_FN(mask_t);
+#define PD_COLMASK(a, j) PD_MASK_OF((a) + (size_t)(j) * PD_W)
+#endif
+
+typedef struct PD_FN(group) {
+    int64_t *y, *ymask;                                   /* (hmax + 1) * PD_W */
+    PD_FN(mask_t) *after[2], *inside[2], *delend;         /* per column, see PD_COLMASK */
+    double *m, *ins, *del, *bm, *bi, *bd;                  /* (hmax + 1) * PD_W */
+    int64_t *x, *xbit;                                     /* PD_W, the current row */
+    double *t;                                             /* 8 * PD_W, the current row */
+    PD_FN(memo) memo;
+} PD_FN(group);
+
+static inline void PD_FN(set_mask)(PD_FN(mask_t) *a, int32_t j, int l, int on)
+{
+#ifdef PD_MASK_BYTES
+    if (on) a[j] = (uint8_t)(a[j] | (1u << l));
+#else
+    a[(size_t)j * PD_W + l] = on ? -1 : 0;
+#endif
+}
+
+static void PD_FN(prepare)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t hmax, int32_t rows)
+{
+    const size_t cols = (size_t)hmax + 1;
+    memset(g->y, 0, sizeof(int64_t) * cols * PD_W);
+    memset(g->ymask, 0, sizeof(int64_t) * cols * PD_W);
+    PD_FN(mask_t) *const masks[5] = { g->after[0], g->inside[0], g->after[1], g->inside[1],
+                                      g->delend };
+    const size_t mask_words = sizeof(PD_FN(mask_t)) == 1 ? cols : cols * PD_W;
+    for (int a = 0; a < 5; a++) memset(masks[a], 0, sizeof(PD_FN(mask_t)) * mask_words);
+    for (int l = 0; l < PD_W; l++) {
+        const int32_t H = p[l].hap_len;
+        int s = PD_NORMAL;
+        for (int pass = 0; pass < 2; pass++) { /* row 1, then every later row */
+            if (rows == DPA_PDHMM_ROWS_GKL) s = PD_NORMAL;
+            for (int32_t j = 1; j <= H; j++) {
+                PD_FN(set_mask)(g->after[pass], j, l, s == PD_AFTER);
+                PD_FN(set_mask)(g->inside[pass], j, l, s == PD_INSIDE);
+                s = PD_FN(step)(s, p[l].pd[j - 1]);
+            }
+        }
+        for (int32_t j = 1; j <= H; j++) {
+            const size_t at = (size_t)j * PD_W + l;
+            g->y[at] = p[l].hap[j - 1];
+            g->ymask[at] = PD_FN(ymask)(p[l].hap[j - 1], p[l].pd[j - 1]);
+            PD_FN(set_mask)(g->delend, j, l, (p[l].pd[j - 1] & DPA_PD_DEL_END) != 0);
+        }
+    }
+}
+
+/* Row i's per-lane constants: transitions, priors and the read byte's codes. A lane past its
+ * read's end gets zeros (its rows are never read). */
+static void PD_FN(row_constants)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t i)
+{
+    for (int l = 0; l < PD_W; l++) {
+        double t[6] = { 0, 0, 0, 0, 0, 0 }, match = 0, mismatch = 0;
+        int64_t x = 0, xb = 0;
+        if (i <= p[l].read_len) {
+            /* dpa_pdhmm_transitions, through the memo */
+            const double eg = PD_FN(err)(&g->memo, p[l].gcp_q[i - 1]);
+            t[DPA_PD_MM] = PD_FN(m2m)(&g->memo, p[l].ins_q[i - 1], p[l].del_q[i - 1]);
+            t[DPA_PD_GM] = 1.0 - eg;
+            t[DPA_PD_MI] = PD_FN(err)(&g->memo, p[l].ins_q[i - 1]);
+            t[DPA_PD_II] = eg;
+            t[DPA_PD_MD] = PD_FN(err)(&g->memo, p[l].del_q[i - 1]);
+            t[DPA_PD_DD] = eg;
+            const double e = PD_FN(err)(&g->memo, p[l].base_q[i - 1]);
+            match = 1.0 - e;
+            mismatch = e / 3.0;
+            x = p[l].read[i - 1];
+            xb = PD_FN(xbit)(p[l].read[i - 1]);
+        }
+        for (int k = 0; k < 6; k++) g->t[k * PD_W + l] = t[k];
+        g->t[6 * PD_W + l] = match;
+        g->t[7 * PD_W + l] = mismatch;
+        g->x[l] = x;
+        g->xbit[l] = xb;
+    }
+}
+
+static void PD_FN(group_run)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t hmax,
+                             int32_t rmax, int lanes, double *res)
+{
+    const size_t cols = (size_t)hmax + 1;
+    double *const rows[6] = { g->m, g->ins, g->del, g->bm, g->bi, g->bd };
+    for (int a = 0; a < 6; a++) memset(rows[a], 0, sizeof(double) * cols * PD_W);
+    for (int l = 0; l < PD_W; l++) {
+        const double d0 = DPA_PDHMM_INITIAL / p[l].hap_len;
+        for (size_t j = 0; j < cols; j++) g->del[j * PD_W + l] = d0;
+    }
+    const double log10_initial = log10(DPA_PDHMM_INITIAL);
+    for (int32_t i = 1; i <= rmax; i++) {
+        PD_FN(row_constants)(g, p, i);
+        const int set = i == 1 ? 0 : 1;
+        const PD_FN(mask_t) *after = g->after[set], *inside = g->inside[set], *delend = g->delend;
+        const PD_VEC mm = PD_LOAD(g->t + DPA_PD_MM * PD_W), gm = PD_LOAD(g->t + DPA_PD_GM * PD_W);
+        const PD_VEC mi = PD_LOAD(g->t + DPA_PD_MI * PD_W), ii = PD_LOAD(g->t + DPA_PD_II * PD_W);
+        const PD_VEC md = PD_LOAD(g->t + DPA_PD_MD * PD_W), dd = PD_LOAD(g->t + DPA_PD_DD * PD_W);
+        const PD_VEC match = PD_LOAD(g->t + 6 * PD_W), mismatch = PD_LOAD(g->t + 7 * PD_W);
+        const PD_IVEC rx = PD_LOADI(g->x), rxbit = PD_LOADI(g->xbit);
+        /* diagonal (row i-1, column j-1) and left (row i, column j-1) values */
+        PD_VEC d_m = PD_LOAD(g->m), d_i = PD_LOAD(g->ins), d_d = PD_LOAD(g->del);
+        PD_VEC d_bm = PD_LOAD(g->bm), d_bi = PD_LOAD(g->bi), d_bd = PD_LOAD(g->bd);
+        const PD_VEC zero = PD_SET1(0.0);
+        PD_VEC l_m = zero, l_i = zero, l_d = zero, l_bm = zero, l_bi = zero, l_bd = zero;
+        PD_STORE(g->m, zero);
+        PD_STORE(g->ins, zero);
+        PD_STORE(g->del, zero);
+        PD_STORE(g->bm, zero);
+        PD_STORE(g->bi, zero);
+        PD_STORE(g->bd, zero);
+        for (size_t j = 1; j < cols; j++) {
+            const size_t o = j * PD_W;
+            const PD_MASK is_after = PD_COLMASK(after, j), is_inside = PD_COLMASK(inside, j);
+            const PD_MASK is_delend = PD_COLMASK(delend, j);
+            const PD_VEC t_m = PD_LOAD(g->m + o), t_i = PD_LOAD(g->ins + o);
+            const PD_VEC t_bm = PD_LOAD(g->bm + o), t_bi = PD_LOAD(g->bi + o);
+            const PD_VEC t_d = PD_LOAD(g->del + o), t_bd = PD_LOAD(g->bd + o);
+            /* branch: NORMAL left, INSIDE_DEL left branch, AFTER_DEL their maximum */
+            const PD_VEC mx_m = PD_MAX(l_bm, l_m), mx_d = PD_MAX(l_bd, l_d);
+            const PD_VEC mx_i = PD_MAX(l_bi, l_i);
+            const PD_VEC b_m = PD_BLEND(is_after, PD_BLEND(is_inside, l_m, l_bm), mx_m);
+            const PD_VEC b_d = PD_BLEND(is_after, PD_BLEND(is_inside, l_d, l_bd), mx_d);
+            const PD_VEC b_i = PD_BLEND(is_after, PD_BLEND(is_inside, l_i, l_bi), mx_i);
+            const PD_VEC dm = PD_BLEND(is_after, d_m, PD_MAX(d_bm, d_m));
+            const PD_VEC di = PD_BLEND(is_after, d_i, PD_MAX(d_bi, d_i));
+            const PD_VEC dd_ = PD_BLEND(is_after, d_d, PD_MAX(d_bd, d_d));
+            const PD_VEC lm = PD_BLEND(is_after, l_m, mx_m);
+            const PD_VEC ld = PD_BLEND(is_after, l_d, mx_d);
+            const PD_VEC prior = PD_PRIOR(rx, rxbit, g->y + o, g->ymask + o, match, mismatch);
+            const PD_VEC m = PD_MUL(prior, PD_ADD(PD_ADD(PD_MUL(dm, mm), PD_MUL(di, gm)),
+                                                  PD_MUL(dd_, gm)));
+            const PD_VEC d = PD_ADD(PD_MUL(lm, md), PD_MUL(ld, dd));
+            const PD_VEC up_m = PD_BLEND(is_delend, t_m, PD_MAX(t_bm, t_m));
+            const PD_VEC up_i = PD_BLEND(is_delend, t_i, PD_MAX(t_bi, t_i));
+            const PD_VEC in = PD_ADD(PD_MUL(up_m, mi), PD_MUL(up_i, ii));
+            PD_STORE(g->m + o, m);
+            PD_STORE(g->ins + o, in);
+            PD_STORE(g->del + o, d);
+            PD_STORE(g->bm + o, b_m);
+            PD_STORE(g->bi + o, b_i);
+            PD_STORE(g->bd + o, b_d);
+            d_m = t_m;
+            d_i = t_i;
+            d_d = t_d;
+            d_bm = t_bm;
+            d_bi = t_bi;
+            d_bd = t_bd;
+            l_m = m;
+            l_i = in;
+            l_d = d;
+            l_bm = b_m;
+            l_bi = b_i;
+            l_bd = b_d;
+        }
+        for (int l = 0; l < lanes; l++) {
+            if (p[l].read_len != i) continue;
+            double sum = 0.0;
+            for (int32_t j = 1; j <= p[l].hap_len; j++)
+                sum += g->m[(size_t)j * PD_W + l] + g->ins[(size_t)j * PD_W + l];
+            res[l] = log10(sum) - log10_initial;
+        }
+    }
+}
+
+dpa_status PD_FN(dpa_pdhmm_compute)(const dpa_pdhmm_batch *batch, const int32_t *pairs,
+                                    int64_t n, int32_t rows, double *out)
+{
+    int32_t hmax_all = 0;
+    for (int64_t k = 0; k < n; k++)
+        if (batch->hap_lengths[pairs[k]] > hmax_all) hmax_all = batch->hap_lengths[pairs[k]];
+    const size_t words = ((size_t)hmax_all + 1) * PD_W;
+    const size_t mwords = sizeof(PD_FN(mask_t)) == 1 ? (size_t)hmax_all + 1 : words;
+    /* 2 int64 column arrays, 6 double matrix rows, 2 row codes, 8 row constants, then the 5
+     * mask arrays (their size depends on the mask type) */
+    const size_t bytes = sizeof(int64_t) * (8 * words + 2 * PD_W + 8 * PD_W) +
+                         sizeof(PD_FN(mask_t)) * 5 * mwords;
+    void *mem = malloc(bytes);
+    if (!mem) return DPA_ERR_OUT_OF_MEMORY;
+    PD_FN(group) g;
+    memset(&g.memo, 0, sizeof g.memo);
+    int64_t *w = mem;
+    g.y = w; w += words;
+    g.ymask = w; w += words;
+    double *dw = (double *)w;
+    g.m = dw; dw += words;
+    g.ins = dw; dw += words;
+    g.del = dw; dw += words;
+    g.bm = dw; dw += words;
+    g.bi = dw; dw += words;
+    g.bd = dw; dw += words;
+    g.x = (int64_t *)dw;
+    g.xbit = g.x + PD_W;
+    g.t = (double *)(g.xbit + PD_W);
+    PD_FN(mask_t) *mw = (PD_FN(mask_t) *)(g.t + 8 * PD_W);
+    g.after[0] = mw; mw += mwords;
+    g.inside[0] = mw; mw += mwords;
+    g.after[1] = mw; mw += mwords;
+    g.inside[1] = mw; mw += mwords;
+    g.delend = mw;
+
+    dpa_fpenv env = dpa_fpenv_enter_f64();
+    for (int64_t k = 0; k < n; k += PD_W) {
+        const int lanes = n - k < PD_W ? (int)(n - k) : PD_W;
+        dpa_pdhmm_pair p[PD_W];
+        int32_t hmax = 0, rmax = 0;
+        for (int l = 0; l < PD_W; l++) {
+            /* spare lanes repeat the group's last pair; their results are dropped */
+            p[l] = dpa_pdhmm_pair_of(batch, pairs[k + (l < lanes ? l : lanes - 1)]);
+            if (p[l].hap_len > hmax) hmax = p[l].hap_len;
+            if (p[l].read_len > rmax) rmax = p[l].read_len;
+        }
+        double res[PD_W];
+        PD_FN(prepare)(&g, p, hmax, rows);
+        PD_FN(group_run)(&g, p, hmax, rmax, lanes, res);
+        for (int l = 0; l < lanes; l++) out[pairs[k + l]] = res[l];
+    }
+    dpa_fpenv_leave(env);
+    free(mem);
+    return DPA_OK;
+}

@@ -1,0 +1,174 @@
+/*
+ * pdhmm_workload.c — dpa_pdhmm_compute: check the arguments, validate the batch, hand the
+ * job to the scheduler (scheduler.h) with the PDHMM descriptor, copy the results out once
+ * every pair has succeeded (a failed call leaves out untouched).
+ *
+ * Cost of a pair: read_len * hap_len cells. The SIMD kernels put pairs of one vector side
+ * by side, so the scheduler's largest-first order (ties in input order) also groups pairs
+ * of similar shape, which is what keeps their lanes busy.
+ *
+ * GPU: the CUDA library's DPA_CUDA_WORKLOAD_PDHMM entry (kernels/src/pdhmm_cuda.cu, one
+ * thread per pair, bit-identical to the CPU kernels); a library without it leaves PDHMM on
+ * the CPU (GPU-forced calls then fail with DPA_ERR_NO_DEVICE naming why).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/status.h"
+#include "cpu/pdhmm/pdhmm.h"
+#include "engine/context.h"
+#include "engine/scheduler.h"
+#include "engine/sort.h"
+
+typedef struct pdhmm_job {
+    const dpa_pdhmm_batch *batch;
+    int32_t rows;
+    dpa_pdhmm_ops kernel;
+    double *results;        /* num_pairs, copied to the caller's out on success */
+    dpa_sort_item *keys;
+    int32_t *pairs;         /* the scheduler's task order */
+} pdhmm_job;
+
+/* Cost model (AUTO / HYBRID): measured orders of magnitude, not a promise. One double cell
+ * of the PD recurrence is ~12 multiply-adds plus the branch maxima: ~0.25 ns per cell per
+ * core with AVX-512 (8 pairs a vector), ~1.5 ns scalar. */
+static double pdhmm_cpu_seconds(int64_t cells, int64_t pairs, int32_t threads, dpa_isa isa)
+{
+    const double per_thread = isa == DPA_ISA_AVX512 ? 4e9 : isa == DPA_ISA_AVX2 ? 2e9 : 0.6e9;
+    return ((double)cells + 500.0 * (double)pairs) / (per_thread * (threads > 0 ? threads : 1));
+}
+
+/* The first CUDA kernel (one thread per pair) has not been measured: priced at 1 G cells/s
+ * per device, below any multi-core CPU, so AUTO keeps PDHMM on the CPU until it is; GPU and
+ * HYBRID use it when asked. */
+static double pdhmm_gpu_seconds(int64_t cells, int64_t pairs, int32_t devices)
+{
+    (void)pairs;
+    return 5e-3 + (double)cells / (1e9 * (devices > 0 ? devices : 1));
+}
+
+static dpa_status pdhmm_sort(void *arg, int64_t n)
+{
+    pdhmm_job *j = arg;
+    return dpa_sort_order_desc(j->keys, j->pairs, n, "pdhmm");
+}
+
+static int64_t pdhmm_cost(const void *arg, int64_t i)
+{
+    const pdhmm_job *j = arg;
+    return (int64_t)j->keys[i].key;
+}
+
+static dpa_status pdhmm_cpu(void *arg, int64_t first, int64_t count, int64_t *counter)
+{
+    pdhmm_job *j = arg;
+    (void)counter;
+    return j->kernel.compute(j->batch, j->pairs + first, count, j->rows, j->results);
+}
+
+static dpa_status pdhmm_gpu(void *arg, const void *entry, dpa_cuda_backend *backend,
+                            int32_t device, int64_t first, int64_t count, int64_t *counter,
+                            char *err, size_t err_len)
+{
+    pdhmm_job *j = arg;
+    const dpa_cuda_pdhmm_entry *e = entry;
+    (void)counter;
+    return e->run(backend, device, j->batch, j->pairs + first, count, j->rows, j->results, err,
+                  err_len);
+}
+
+static const dpa_workload pdhmm_workload = {
+    .name = "pdhmm",
+    .title = "PDHMM",
+    .cuda_id = DPA_CUDA_WORKLOAD_PDHMM,
+    .sort = pdhmm_sort,
+    .sort_for_one_gpu = 1,
+    .cost = pdhmm_cost,
+    .cpu_seconds = pdhmm_cpu_seconds,
+    .gpu_seconds = pdhmm_gpu_seconds,
+    .chunks_per_thread = 8,
+    .chunk_min_cost = 200000,
+    .whole_below_cost = 400000,
+    .chunk_multiple = 8,     /* one AVX-512 vector of pairs */
+    .solo_cost = INT64_MAX,  /* scratch is linear in the haplotype: nothing needs to run alone */
+    .split_min_cost = (int64_t)256 * 1000 * 1000,
+    .feeders_per_gpu = 2,
+    .units_per_feeder = 2,
+    .hybrid_units_per_feeder = 8,
+    .unit_min_cost = (int64_t)1 << 24,
+    .cpu = pdhmm_cpu,
+    .gpu = pdhmm_gpu,
+};
+
+DPA_API void dpa_pdhmm_params_init(dpa_pdhmm_params *p)
+{
+    if (!p) return;
+    p->backend = -1;
+    p->rows = DPA_PDHMM_ROWS_GATK;
+}
+
+DPA_API dpa_status dpa_pdhmm_compute(dpa_context *ctx, const dpa_pdhmm_batch *batch,
+                                     const dpa_pdhmm_params *params, double *out,
+                                     int64_t out_len, dpa_pdhmm_stats *stats)
+{
+    if (!ctx) return dpa_fail(DPA_ERR_NULL_ARG, "dpa_pdhmm_compute: ctx is NULL");
+    dpa_pdhmm_params defaults;
+    if (!params) {
+        dpa_pdhmm_params_init(&defaults);
+        params = &defaults;
+    }
+    if (params->backend < -1 || params->backend > DPA_BACKEND_HYBRID)
+        return dpa_fail(DPA_ERR_INVALID_ARG, "pdhmm params: backend = %d, must be -1..3",
+                        params->backend);
+    if (params->rows != DPA_PDHMM_ROWS_GATK && params->rows != DPA_PDHMM_ROWS_GKL)
+        return dpa_fail(DPA_ERR_INVALID_ARG, "pdhmm params: rows = %d, must be 0 (GATK) or 1 (GKL)",
+                        params->rows);
+    dpa_status st = dpa_pdhmm_validate(batch);
+    if (st) return st;
+    const int32_t n = batch->num_pairs;
+    if (n > 0 && !out) return dpa_fail(DPA_ERR_NULL_ARG, "dpa_pdhmm_compute: out is NULL");
+    if (out_len < n)
+        return dpa_fail(DPA_ERR_INVALID_ARG,
+                        "dpa_pdhmm_compute: out_len = %lld, the batch has %d pairs",
+                        (long long)out_len, n);
+    pdhmm_job job;
+    memset(&job, 0, sizeof job);
+    job.batch = batch;
+    job.rows = params->rows;
+    dpa_pdhmm_select(ctx->cfg.isa_mask, &job.kernel);
+    if (stats) {
+        memset(stats, 0, sizeof *stats);
+        stats->isa = job.kernel.isa;
+    }
+    dpa_sched_call call = { n, 0, params->backend, job.kernel.isa };
+    dpa_sched_result res;
+    if (n == 0) return dpa_sched_run(ctx, &pdhmm_workload, &job, &call, &res); /* GPU check */
+
+    job.keys = malloc(sizeof *job.keys * (size_t)n);
+    job.pairs = malloc(sizeof *job.pairs * (size_t)n);
+    job.results = malloc(sizeof *job.results * (size_t)n);
+    if (!job.keys || !job.pairs || !job.results) {
+        st = dpa_fail(DPA_ERR_OUT_OF_MEMORY, "pdhmm: out of memory for %d pairs", n);
+        goto cleanup;
+    }
+    int64_t total = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const int64_t c = (int64_t)batch->read_lengths[i] * batch->hap_lengths[i];
+        job.keys[i].key = (uint64_t)c;
+        job.keys[i].index = i;
+        total += c;
+    }
+    call.total_cost = total;
+    if ((st = dpa_sched_run(ctx, &pdhmm_workload, &job, &call, &res)) != DPA_OK) goto cleanup;
+    memcpy(out, job.results, sizeof *out * (size_t)n);
+    if (stats) {
+        stats->pairs = n;
+        stats->cells = total;
+        stats->gpu_pairs = res.gpu_tasks;
+    }
+cleanup:
+    free(job.keys);
+    free(job.pairs);
+    free(job.results);
+    return st;
+}

@@ -1,0 +1,319 @@
+// test_pdhmm.cc — PDHMM through the public API: GKL 0.9.1's expected-value files (one
+// carried in test-data/pdhmm, the others where DPA_GKL_PDHMM_DIR points), every ISA
+// agreeing with the scalar reference through dpa_pdhmm_compute, and the validation errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "pdhmm_gen.h"
+#include "test_util.h"
+
+namespace {
+
+struct Ctx {
+    explicit Ctx(const char *disable)
+    {
+        dpa_options o;
+        dpa_options_init(&o);
+        o.cpu_disable = disable;
+        o.gpu_disable = 1;
+        o.num_threads = 2;
+        EXPECT_EQ(dpa_context_create(&o, &ctx), DPA_OK) << dpa_last_error();
+    }
+    ~Ctx() { dpa_context_destroy(ctx); }
+    dpa_context *ctx = nullptr;
+};
+
+std::vector<double> compute(dpa_context *ctx, const std::vector<pdg::Case> &cs,
+                            dpa_pdhmm_stats *stats = nullptr, int32_t rows = DPA_PDHMM_ROWS_GATK)
+{
+    pdg::Batch b(cs);
+    const dpa_pdhmm_batch v = b.view();
+    std::vector<double> out(cs.size(), 12345.0);
+    dpa_pdhmm_params p;
+    dpa_pdhmm_params_init(&p);
+    p.rows = rows;
+    EXPECT_EQ(dpa_pdhmm_compute(ctx, &v, &p, out.data(), (int64_t)out.size(), stats),
+              DPA_OK)
+        << dpa_last_error();
+    return out;
+}
+
+// Scalar reference and the fastest kernel on a GKL file: within the file's own printed
+// precision (7 significant digits), and the ISAs bit-identical to scalar.
+void check_gkl_file(const std::string &path)
+{
+    std::vector<pdg::Case> cs;
+    std::string err;
+    ASSERT_TRUE(pdg::read_gkl_file(path, &cs, &err)) << err;
+    ASSERT_GT(cs.size(), 0u);
+    Ctx scalar("avx512,avx2"), fast("");
+    dpa_pdhmm_stats st;
+    const std::vector<double> ref = compute(scalar.ctx, cs, &st);
+    EXPECT_EQ(st.isa, DPA_ISA_SCALAR);
+    const std::vector<double> got = compute(fast.ctx, cs);
+    double max_abs = 0, max_units = 0;
+    for (size_t k = 0; k < cs.size(); k++) {
+        const double e = std::fabs(ref[k] - cs[k].expected);
+        const double units = e / pdg::printed_half_ulp(cs[k].expected);
+        max_abs = std::max(max_abs, e);
+        max_units = std::max(max_units, units);
+        EXPECT_LE(units, 1.0 + 1e-9) << path << " case " << k << ": got " << ref[k]
+                                     << ", GKL expects " << cs[k].expected;
+        EXPECT_EQ(std::memcmp(&ref[k], &got[k], sizeof(double)), 0)
+            << "case " << k << ": scalar " << ref[k] << " vs fast " << got[k];
+    }
+    std::printf("[ pdhmm   ] %s: %zu cases, max |err| %.3g, max %.3f half-units of the last "
+                "printed digit\n", path.c_str(), cs.size(), max_abs, max_units);
+}
+
+TEST(Pdhmm, GklExpectedValuesCarried)
+{
+    check_gkl_file(std::string(DPA_TEST_DATA_DIR) + "/pdhmm/pdhmm_syn_990_1_2.txt");
+}
+
+TEST(Pdhmm, GklExpectedValuesLarge)
+{
+    const char *dir = std::getenv("DPA_GKL_PDHMM_DIR");
+    if (!dir || !*dir)
+        GTEST_SKIP() << "DPA_GKL_PDHMM_DIR unset: GKL's pdhmm_syn_199_68_51.txt and "
+                        "pdhmm_syn_1412_129_223.txt (src/test/resources of Intel-HLS/GKL) "
+                        "not checked";
+    check_gkl_file(std::string(dir) + "/pdhmm_syn_199_68_51.txt");
+    check_gkl_file(std::string(dir) + "/pdhmm_syn_1412_129_223.txt");
+}
+
+TEST(Pdhmm, EveryIsaMatchesScalarThroughTheApi)
+{
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::printf("[ pdhmm   ] seed %llu\n", (unsigned long long)seed);
+    std::mt19937_64 rng(seed);
+    std::vector<pdg::Case> cs;
+    for (int k = 0; k < 301; k++) {
+        const int h = std::uniform_int_distribution<int>(1, 400)(rng);
+        const int r = std::uniform_int_distribution<int>(1, 200)(rng);
+        cs.push_back(pdg::gatk_case(rng, h, r, k % 3 == 0));
+    }
+    Ctx scalar("avx512,avx2"), avx2("avx512"), best("");
+    for (int32_t rows : { DPA_PDHMM_ROWS_GATK, DPA_PDHMM_ROWS_GKL }) {
+        const std::vector<double> a = compute(scalar.ctx, cs, nullptr, rows),
+                                  b = compute(avx2.ctx, cs, nullptr, rows),
+                                  c = compute(best.ctx, cs, nullptr, rows);
+        for (size_t k = 0; k < cs.size(); k++) {
+            EXPECT_EQ(std::memcmp(&a[k], &b[k], 8), 0) << rows << " pair " << k << ": " << a[k] << " " << b[k];
+            EXPECT_EQ(std::memcmp(&a[k], &c[k], 8), 0) << rows << " pair " << k << ": " << a[k] << " " << c[k];
+            EXPECT_FALSE(std::isnan(a[k])) << "pair " << k;
+        }
+    }
+}
+
+// The two row modes can differ only when a row ends inside a deletion (the last DEL_START has
+// no DEL_END after it: GATK's Java starts the next row INSIDE_DEL, so its branch values stay 0
+// up to the row's first flag, where GKL's copy the left cells). A last base with DEL_END makes
+// the next row start AFTER_DEL, whose maxima with column 0's zeros change nothing.
+TEST(Pdhmm, RowModesDifferOnlyWhenARowEndsInsideADeletion)
+{
+    std::mt19937_64 rng(11);
+    pdg::Case c = pdg::gatk_case(rng, 40, 30, false);
+    std::fill(c.pd.begin(), c.pd.end(), 0);
+    c.pd[10] = DPA_PD_DEL_START;
+    c.pd[14] = DPA_PD_DEL_END;
+    Ctx ctx("");
+    auto both = [&](const char *what, bool differ) {
+        const double gatk = compute(ctx.ctx, { c })[0];
+        const double gkl = compute(ctx.ctx, { c }, nullptr, DPA_PDHMM_ROWS_GKL)[0];
+        if (differ) EXPECT_NE(gatk, gkl) << what;
+        else EXPECT_EQ(gatk, gkl) << what;
+    };
+    both("plain last base", false);
+    c.pd.back() = DPA_PD_DEL_END;
+    both("DEL_END on the last base", false);
+    c.pd.back() = DPA_PD_DEL_START;
+    both("DEL_START on the last base", true);
+}
+
+// Shapes and bytes the generator rarely makes: 1-base sides, quality 0 everywhere (m2m 0,
+// results -inf or tiny), every flag on every position, flags only on the last column (the
+// state carried into the next row), batch sizes around the vector widths.
+TEST(Pdhmm, EdgeCasesEveryIsa)
+{
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    std::vector<pdg::Case> cs;
+    const int shapes[][2] = { { 1, 1 }, { 1, 9 }, { 9, 1 }, { 2, 2 }, { 17, 3 }, { 3, 17 } };
+    for (const auto &s : shapes)
+        for (int v = 0; v < 6; v++) {
+            pdg::Case c = pdg::gatk_case(rng, s[0], s[1], v % 2 == 1);
+            if (v == 2) {
+                std::fill(c.q.begin(), c.q.end(), 0);
+                std::fill(c.ins.begin(), c.ins.end(), 0);
+                std::fill(c.del.begin(), c.del.end(), 0);
+                std::fill(c.gcp.begin(), c.gcp.end(), 0);
+            }
+            if (v == 3) std::fill(c.pd.begin(), c.pd.end(), 0xff);
+            if (v == 4) {
+                std::fill(c.pd.begin(), c.pd.end(), 0);
+                c.pd.back() = DPA_PD_DEL_START;
+            }
+            if (v == 5) {
+                std::fill(c.pd.begin(), c.pd.end(), 0);
+                c.pd.back() = DPA_PD_DEL_END;
+                std::fill(c.q.begin(), c.q.end(), 93);
+            }
+            cs.push_back(c);
+        }
+    Ctx scalar("avx512,avx2"), avx2("avx512"), best("");
+    for (size_t n = 1; n <= cs.size(); n += (n < 18 ? 1 : 7)) {
+        const std::vector<pdg::Case> part(cs.begin(), cs.begin() + (long)n);
+        const std::vector<double> a = compute(scalar.ctx, part), b = compute(avx2.ctx, part),
+                                  c = compute(best.ctx, part);
+        for (size_t k = 0; k < n; k++) {
+            EXPECT_EQ(std::memcmp(&a[k], &b[k], 8), 0) << n << "/" << k << ": " << a[k] << " " << b[k];
+            EXPECT_EQ(std::memcmp(&a[k], &c[k], 8), 0) << n << "/" << k << ": " << a[k] << " " << c[k];
+        }
+    }
+}
+
+// A hand-derived value: read "A" (Q30 everywhere but GCP 10), haplotype "A" with no flags.
+// D's row 0 holds 2^1020 / 1; M[1][1] = (1 - 10^-3) * D[0][0] * (1 - 10^-1) (the gap-to-match
+// transition); I[1][1] = 0. So the result is log10(0.999 * 0.9).
+TEST(Pdhmm, HandDerivedSingleBase)
+{
+    pdg::Case c;
+    c.hap = "A";
+    c.pd = { 0 };
+    c.read = "A";
+    c.q = { 30 };
+    c.ins = { 30 };
+    c.del = { 30 };
+    c.gcp = { 10 };
+    Ctx ctx("");
+    const std::vector<double> out = compute(ctx.ctx, { c });
+    EXPECT_NEAR(out[0], std::log10(0.999 * 0.9), 1e-12);
+    // a SNP alternative C makes read "C" match with the same probability
+    c.read = "C";
+    c.pd = { DPA_PD_SNP | DPA_PD_C };
+    EXPECT_NEAR(compute(ctx.ctx, { c })[0], std::log10(0.999 * 0.9), 1e-12);
+    // without it, "C" is a mismatch: 10^-3 / 3
+    c.pd = { 0 };
+    EXPECT_NEAR(compute(ctx.ctx, { c })[0], std::log10(1e-3 / 3 * 0.9), 1e-12);
+}
+
+class PdhmmErrors : public ::testing::Test {
+  protected:
+    void SetUp() override
+    {
+        std::mt19937_64 rng(7);
+        cs = { pdg::gatk_case(rng, 30, 20, false), pdg::gatk_case(rng, 40, 25, false) };
+    }
+    // The call fails with want, says what, and leaves out untouched.
+    void fails(const pdg::Batch &b, dpa_status want, const char *what)
+    {
+        const dpa_pdhmm_batch v = b.view();
+        std::vector<double> out(b.n + 1, 99.0);
+        EXPECT_EQ(dpa_pdhmm_compute(ctx.ctx, &v, nullptr, out.data(), (int64_t)out.size(),
+                                    nullptr),
+                  want);
+        EXPECT_NE(std::strstr(dpa_last_error(), what), nullptr) << dpa_last_error();
+        for (double d : out) EXPECT_EQ(d, 99.0);
+    }
+    std::vector<pdg::Case> cs;
+    Ctx ctx{ "" };
+};
+
+TEST_F(PdhmmErrors, NullsAndSizes)
+{
+    pdg::Batch b(cs);
+    dpa_pdhmm_batch v = b.view();
+    std::vector<double> out(2);
+    EXPECT_EQ(dpa_pdhmm_compute(nullptr, &v, nullptr, out.data(), 2, nullptr), DPA_ERR_NULL_ARG);
+    EXPECT_EQ(dpa_pdhmm_compute(ctx.ctx, nullptr, nullptr, out.data(), 2, nullptr),
+              DPA_ERR_NULL_ARG);
+    EXPECT_EQ(dpa_pdhmm_compute(ctx.ctx, &v, nullptr, nullptr, 2, nullptr), DPA_ERR_NULL_ARG);
+    EXPECT_EQ(dpa_pdhmm_compute(ctx.ctx, &v, nullptr, out.data(), 1, nullptr),
+              DPA_ERR_INVALID_ARG);
+    EXPECT_NE(std::strstr(dpa_last_error(), "out_len = 1"), nullptr) << dpa_last_error();
+    v.hap_pd_bases = nullptr;
+    EXPECT_EQ(dpa_pdhmm_validate(&v), DPA_ERR_NULL_ARG);
+    EXPECT_NE(std::strstr(dpa_last_error(), "hap_pd_bases is NULL"), nullptr);
+    v = b.view();
+    v.num_pairs = -1;
+    EXPECT_EQ(dpa_pdhmm_validate(&v), DPA_ERR_INVALID_ARG);
+    dpa_pdhmm_params p;
+    dpa_pdhmm_params_init(&p);
+    EXPECT_EQ(p.backend, -1);
+    p.backend = 9;
+    v = b.view();
+    EXPECT_EQ(dpa_pdhmm_compute(ctx.ctx, &v, &p, out.data(), 2, nullptr), DPA_ERR_INVALID_ARG);
+    p.backend = DPA_BACKEND_GPU;  // the test context disables the GPU
+    EXPECT_EQ(dpa_pdhmm_compute(ctx.ctx, &v, &p, out.data(), 2, nullptr), DPA_ERR_NO_DEVICE);
+    dpa_pdhmm_params_init(&p);
+    p.rows = 2;
+    EXPECT_EQ(dpa_pdhmm_compute(ctx.ctx, &v, &p, out.data(), 2, nullptr), DPA_ERR_INVALID_ARG);
+    EXPECT_NE(std::strstr(dpa_last_error(), "rows = 2"), nullptr) << dpa_last_error();
+}
+
+TEST_F(PdhmmErrors, Lengths)
+{
+    pdg::Batch b(cs);
+    b.rl[1] = 0;
+    fails(b, DPA_ERR_INVALID_ARG, "read_lengths[1] = 0");
+    pdg::Batch c(cs);
+    c.hl[0] = DPA_PDHMM_MAX_LENGTH + 1;
+    fails(c, DPA_ERR_LIMIT, "hap_lengths[0] = 65537");
+    pdg::Batch d(cs);
+    d.ho[1] = -3;
+    fails(d, DPA_ERR_INVALID_ARG, "hap_offsets[1] = -3");
+}
+
+TEST_F(PdhmmErrors, NegativeQualityBytes)
+{
+    cs[1].gcp[4] = 200;
+    fails(pdg::Batch(cs), DPA_ERR_INVALID_ARG, "pair 1: gcp_quals[4] = 200 (byte -56)");
+}
+
+TEST_F(PdhmmErrors, UnexpectedBaseAtSnpPosition)
+{
+    // GATK throws only where the odd byte meets a SNP position whose own byte differs
+    cs[0].pd.assign(cs[0].hap.size(), 0);
+    cs[0].read[3] = 'R';
+    { // no SNP position: fine
+        pdg::Batch b(cs);
+        const dpa_pdhmm_batch v = b.view();
+        EXPECT_EQ(dpa_pdhmm_validate(&v), DPA_OK) << dpa_last_error();
+    }
+    cs[0].pd[5] = DPA_PD_SNP | DPA_PD_A;
+    cs[0].hap[5] = 'R';  // the same byte: equal bytes match before the SNP test
+    {
+        pdg::Batch b(cs);
+        const dpa_pdhmm_batch v = b.view();
+        EXPECT_EQ(dpa_pdhmm_validate(&v), DPA_OK) << dpa_last_error();
+    }
+    cs[0].hap[5] = 'N';  // haplotype N matches everything
+    {
+        pdg::Batch b(cs);
+        const dpa_pdhmm_batch v = b.view();
+        EXPECT_EQ(dpa_pdhmm_validate(&v), DPA_OK) << dpa_last_error();
+    }
+    cs[0].hap[5] = 'G';
+    fails(pdg::Batch(cs), DPA_ERR_INVALID_ARG, "pair 0: read_bases[3] = 0x52");
+}
+
+TEST_F(PdhmmErrors, EmptyBatch)
+{
+    pdg::Batch b({});
+    const dpa_pdhmm_batch v = b.view();
+    dpa_pdhmm_stats st;
+    EXPECT_EQ(dpa_pdhmm_compute(ctx.ctx, &v, nullptr, nullptr, 0, &st), DPA_OK)
+        << dpa_last_error();
+    EXPECT_EQ(st.pairs, 0);
+}
+
+}  // namespace
