@@ -146,6 +146,7 @@ typedef struct dpa_cuda_xdrop_entry {
                       const dpa_xdrop_params *params, const int32_t *pairs, int64_t n,
                       const dpa_xdrop_output *out, int64_t *cells, char *err, size_t err_len);
 } dpa_cuda_xdrop_entry;
+
 /* DPA_CUDA_WORKLOAD_PDHMM. run computes the pairs pairs[0..n) of a batch that passed
  * dpa_pdhmm_validate(), on one device, writing out[pairs[k]] (log10 likelihoods, bit-identical
  * to the CPU kernels); rows is dpa_pdhmm_rows. On an error out is partly written: the caller
@@ -205,6 +206,8 @@ static inline const dpa_cuda_distance_entry *dpa_cuda_distance_of(const dpa_cuda
 static inline const dpa_cuda_xdrop_entry *dpa_cuda_xdrop_of(const dpa_cuda_ops *ops)
 {
     return (const dpa_cuda_xdrop_entry *)(const void *)ops->entry(DPA_CUDA_WORKLOAD_XDROP);
+}
+
 static inline const dpa_cuda_pdhmm_entry *dpa_cuda_pdhmm_of(const dpa_cuda_ops *ops)
 {
     return (const dpa_cuda_pdhmm_entry *)(const void *)ops->entry(DPA_CUDA_WORKLOAD_PDHMM);
