@@ -55,8 +55,8 @@ typedef enum dpa_cuda_fault {
 typedef enum dpa_cuda_workload_id {
     DPA_CUDA_WORKLOAD_PAIRHMM = 1,
     DPA_CUDA_WORKLOAD_SW = 2,
-    DPA_CUDA_WORKLOAD_XDROP = 3,    /* X-drop: no entry struct yet (CPU only) */
-    DPA_CUDA_WORKLOAD_DISTANCE = 4, /* genotype distance: no entry struct yet (CPU only) */
+    DPA_CUDA_WORKLOAD_XDROP = 3,    /* X-drop: dpa_cuda_xdrop_entry */
+    DPA_CUDA_WORKLOAD_DISTANCE = 4, /* genotype distance: dpa_cuda_distance_entry */
     DPA_CUDA_WORKLOAD_HMM_FILTER = 5, /* HMMER3 MSV/bias/Viterbi filters: reserved */
     DPA_CUDA_WORKLOAD_PAPARA = 6,     /* PaPaRa read-vs-edge scoring (dpa_cuda_papara_entry) */
     DPA_CUDA_WORKLOAD_PDHMM = 7,      /* GATK partially-determined PairHMM (pdhmm_cuda.cu) */
@@ -95,6 +95,57 @@ typedef struct dpa_cuda_sw_entry {
                       int32_t *alignment_offsets, int64_t *exact_matches, char *err,
                       size_t err_len);
 } dpa_cuda_sw_entry;
+
+/* DPA_CUDA_WORKLOAD_DISTANCE (docs/distance.md). The engine's bit planes as it built them
+ * (native/src/cpu/distance/distance.h): samples [first, first + count), three planes per
+ * sample of `words` 64-bit words (a multiple of 8): homA1 at (s*3+0)*words, homA2 at
+ * (s*3+1)*words, het at (s*3+2)*words for s = sample - first. */
+typedef struct dpa_cuda_dist_planes {
+    const uint64_t *bits;
+    int32_t first, count;
+    int64_t words;
+} dpa_cuda_dist_planes;
+
+/* One tile of pairs: rows [r0, r1) x columns [c0, c1), sample indices of the batch. */
+typedef struct dpa_cuda_dist_tile {
+    int32_t r0, r1, c0, c1;
+} dpa_cuda_dist_tile;
+
+/* Where pair (r, c)'s seven counts go in the caller's output (dpaccel.h's layouts): upper =
+ * 1, the triangle of n samples, only c > r, at 7 * (r*n - r*(r+1)/2 + c - r - 1); upper = 0,
+ * a rectangle with first row row0 and columns [col0, col0 + cols), at
+ * 7 * ((r - row0) * cols + c - col0). */
+typedef struct dpa_cuda_dist_layout {
+    int32_t upper;
+    int32_t n;
+    int32_t row0, col0, cols;
+} dpa_cuda_dist_layout;
+
+/* run writes the seven counts (dpaccel.h order) of every pair of tiles[0..ntiles) that the
+ * layout keeps (all of a rectangle's, c > r of the triangle's) into out, identical to the
+ * CPU kernels; *pairs_done = the pairs written. Each tile's samples must lie inside the
+ * planes. Splits internally (sample ranges, variant chunks) to the device budget. On an
+ * error the outputs are partly written: the caller recomputes the tiles. */
+typedef struct dpa_cuda_distance_entry {
+    dpa_cuda_entry_header header;
+    dpa_status (*run)(dpa_cuda_backend *backend, int32_t device,
+                      const dpa_cuda_dist_planes *planes, const dpa_cuda_dist_tile *tiles,
+                      int64_t ntiles, const dpa_cuda_dist_layout *layout, uint32_t *out,
+                      int64_t *pairs_done, char *err, size_t err_len);
+} dpa_cuda_distance_entry;
+
+/* DPA_CUDA_WORKLOAD_XDROP (docs/xdrop.md). run extends the seeds pairs[0..n) of a batch
+ * that passed dpa_xdrop_validate(), on one device, with SeqAn's gapped X-drop exactly as the
+ * CPU kernels do: for each pair p it writes the seven outputs at index p of out and adds the
+ * swept cells (sum over anti-diagonals of the band) to *cells. Splits internally to the
+ * device budget. On an error the outputs are partly written: the caller recomputes the
+ * pairs. */
+typedef struct dpa_cuda_xdrop_entry {
+    dpa_cuda_entry_header header;
+    dpa_status (*run)(dpa_cuda_backend *backend, int32_t device, const dpa_xdrop_batch *batch,
+                      const dpa_xdrop_params *params, const int32_t *pairs, int64_t n,
+                      const dpa_xdrop_output *out, int64_t *cells, char *err, size_t err_len);
+} dpa_cuda_xdrop_entry;
 
 /* DPA_CUDA_WORKLOAD_PDHMM. run computes the pairs pairs[0..n) of a batch that passed
  * dpa_pdhmm_validate(), on one device, writing out[pairs[k]] (log10 likelihoods, bit-identical
@@ -157,6 +208,16 @@ static inline const dpa_cuda_pairhmm_entry *dpa_cuda_pairhmm_of(const dpa_cuda_o
 static inline const dpa_cuda_sw_entry *dpa_cuda_sw_of(const dpa_cuda_ops *ops)
 {
     return (const dpa_cuda_sw_entry *)(const void *)ops->entry(DPA_CUDA_WORKLOAD_SW);
+}
+
+static inline const dpa_cuda_distance_entry *dpa_cuda_distance_of(const dpa_cuda_ops *ops)
+{
+    return (const dpa_cuda_distance_entry *)(const void *)ops->entry(DPA_CUDA_WORKLOAD_DISTANCE);
+}
+
+static inline const dpa_cuda_xdrop_entry *dpa_cuda_xdrop_of(const dpa_cuda_ops *ops)
+{
+    return (const dpa_cuda_xdrop_entry *)(const void *)ops->entry(DPA_CUDA_WORKLOAD_XDROP);
 }
 
 static inline const dpa_cuda_pdhmm_entry *dpa_cuda_pdhmm_of(const dpa_cuda_ops *ops)

@@ -1,8 +1,9 @@
 /*
  * backend.cu — libdpaccel_cuda.so's one export, dpa_cuda_get_ops(), and the ops table
  * behind it (kernels/include/dpa_cuda_backend.h): open/close, device queries, the test-only
- * fault switch, and one entry table per workload: PairHMM (pairhmm_launch.cu) and
- * Smith-Waterman (sw_launch.cu), each with its argument checks, fault injection and
+ * fault switch, and one entry table per workload: PairHMM (pairhmm_launch.cu),
+ * Smith-Waterman (sw_launch.cu), PDHMM (pdhmm_cuda.cu), genotype distance
+ * (distance_launch.cu) and X-drop (xdrop_launch.cu), each with its argument checks, fault injection and
  * retirement after a sticky error.
  */
 #include <stdarg.h>
@@ -14,6 +15,8 @@
 #include "pairhmm_cuda.h"
 #include "sw_cuda.h"
 #include "papara_cuda.h"
+#include "distance_cuda.h"
+#include "xdrop_cuda.h"
 
 /* Calls of at most this many pairs prefer the small slots. */
 #define DPA_LAT_SMALL_CALL 2048
@@ -309,6 +312,108 @@ static dpa_status be_pdhmm(dpa_cuda_backend *b, int32_t device, const dpa_pdhmm_
     return status;
 }
 
+static dpa_status be_distance(dpa_cuda_backend *b, int32_t device,
+                              const dpa_cuda_dist_planes *planes, const dpa_cuda_dist_tile *tiles,
+                              int64_t ntiles, const dpa_cuda_dist_layout *layout, uint32_t *out,
+                              int64_t *pairs_done, char *err, size_t err_len)
+{
+    dpa_status status = DPA_OK;
+    dpa_cuda_err ce = { err, err_len, 0 };
+    dpa_cuda_dev *d;
+    dpa_cuda_slot *s = NULL;
+    /* planes of no used variant (words = 0) may have no bits at all */
+    if (!b || !planes || !layout || !pairs_done ||
+        (ntiles > 0 && (!tiles || !out || (!planes->bits && planes->words > 0)))) {
+        put_err(err, err_len, "dpa_cuda distance: NULL argument");
+        return DPA_ERR_NULL_ARG;
+    }
+    *pairs_done = 0;
+    if (device < 0 || device >= b->ndev) {
+        if (err && err_len)
+            snprintf(err, err_len, "dpa_cuda distance: device %d out of range [0, %d)", device,
+                     b->ndev);
+        return DPA_ERR_INVALID_ARG;
+    }
+    if (planes->words < 0 || planes->words % 8 != 0 || planes->count < 0) {
+        put_err(err, err_len, "dpa_cuda distance: planes.words must be a multiple of 8");
+        return DPA_ERR_INVALID_ARG;
+    }
+    for (int64_t k = 0; k < ntiles; k++) {
+        const dpa_cuda_dist_tile t = tiles[k];
+        const int32_t p0 = planes->first, p1 = planes->first + planes->count;
+        if (!(t.r0 >= p0 && t.r0 <= t.r1 && t.r1 <= p1 && t.c0 >= p0 && t.c0 <= t.c1 &&
+              t.c1 <= p1)) {
+            if (err && err_len)
+                snprintf(err, err_len, "dpa_cuda distance: tile %lld (rows %d..%d, columns "
+                         "%d..%d) is outside the planes' samples %d..%d", (long long)k, t.r0,
+                         t.r1, t.c0, t.c1, p0, p1);
+            return DPA_ERR_INVALID_ARG;
+        }
+    }
+    d = &b->devs[device];
+    if (!__atomic_load_n(&d->usable, __ATOMIC_ACQUIRE)) {
+        if (err && err_len)
+            snprintf(err, err_len, "CUDA device %d was retired after a sticky error", device);
+        return DPA_ERR_DEVICE;
+    }
+    if ((status = take_fault(d, device, "distance", err, err_len)) != DPA_OK) return status;
+    if (ntiles == 0) return DPA_OK;
+    s = dpa_cuda_slot_acquire(d, 1);
+    status = dpa_cuda_distance_run(b, d, s, planes, tiles, ntiles, layout, out, pairs_done, &ce);
+    if (status != DPA_OK) {
+        /* leave the stream idle for the next user; a sticky error retires the device */
+        cudaError_t e = cudaStreamSynchronize(s->stream);
+        if (e != cudaSuccess && dpa_cuda_is_sticky(e)) ce.sticky = 1;
+        if (!ce.sticky) (void)cudaGetLastError();
+    }
+    if (ce.sticky) dpa_cuda_retire(d);
+    dpa_cuda_slot_release(d, s);
+    return status;
+}
+
+static dpa_status be_xdrop(dpa_cuda_backend *b, int32_t device, const dpa_xdrop_batch *batch,
+                           const dpa_xdrop_params *params, const int32_t *pairs, int64_t n,
+                           const dpa_xdrop_output *out, int64_t *cells, char *err, size_t err_len)
+{
+    dpa_status status = DPA_OK;
+    dpa_cuda_err ce = { err, err_len, 0 };
+    dpa_cuda_dev *d;
+    dpa_cuda_slot *s = NULL;
+    if (!b || !batch || !params || !cells || (n > 0 && (!pairs || !out))) {
+        put_err(err, err_len, "dpa_cuda xdrop: NULL argument");
+        return DPA_ERR_NULL_ARG;
+    }
+    if (device < 0 || device >= b->ndev) {
+        if (err && err_len)
+            snprintf(err, err_len, "dpa_cuda xdrop: device %d out of range [0, %d)", device,
+                     b->ndev);
+        return DPA_ERR_INVALID_ARG;
+    }
+    if (params->gap >= 0 || params->xdrop < 0) {
+        put_err(err, err_len, "dpa_cuda xdrop: gap must be < 0 and xdrop >= 0 (validate first)");
+        return DPA_ERR_INVALID_ARG;
+    }
+    d = &b->devs[device];
+    if (!__atomic_load_n(&d->usable, __ATOMIC_ACQUIRE)) {
+        if (err && err_len)
+            snprintf(err, err_len, "CUDA device %d was retired after a sticky error", device);
+        return DPA_ERR_DEVICE;
+    }
+    if ((status = take_fault(d, device, "xdrop", err, err_len)) != DPA_OK) return status;
+    if (n == 0) return DPA_OK;
+    s = dpa_cuda_slot_acquire(d, 1);
+    status = dpa_cuda_xdrop_run(b, d, s, batch, params, pairs, n, out, cells, &ce);
+    if (status != DPA_OK) {
+        /* leave the stream idle for the next user; a sticky error retires the device */
+        cudaError_t e = cudaStreamSynchronize(s->stream);
+        if (e != cudaSuccess && dpa_cuda_is_sticky(e)) ce.sticky = 1;
+        if (!ce.sticky) (void)cudaGetLastError();
+    }
+    if (ce.sticky) dpa_cuda_retire(d);
+    dpa_cuda_slot_release(d, s);
+    return status;
+}
+
 static dpa_status be_inject_fault(dpa_cuda_backend *b, int32_t device, int32_t fault)
 {
     if (!b) return DPA_ERR_NULL_ARG;
@@ -375,11 +480,21 @@ static const dpa_cuda_pdhmm_entry pdhmm_entry = {
     { DPA_CUDA_WORKLOAD_PDHMM, sizeof(dpa_cuda_pdhmm_entry) }, be_pdhmm,
 };
 
+static const dpa_cuda_distance_entry distance_entry = {
+    { DPA_CUDA_WORKLOAD_DISTANCE, sizeof(dpa_cuda_distance_entry) }, be_distance,
+};
+
+static const dpa_cuda_xdrop_entry xdrop_entry = {
+    { DPA_CUDA_WORKLOAD_XDROP, sizeof(dpa_cuda_xdrop_entry) }, be_xdrop,
+};
+
 static const dpa_cuda_entry_header *be_entry(uint32_t id)
 {
     switch (id) {
     case DPA_CUDA_WORKLOAD_PAIRHMM: return &pairhmm_entry.header;
     case DPA_CUDA_WORKLOAD_SW: return &sw_entry.header;
+    case DPA_CUDA_WORKLOAD_DISTANCE: return &distance_entry.header;
+    case DPA_CUDA_WORKLOAD_XDROP: return &xdrop_entry.header;
     case DPA_CUDA_WORKLOAD_PDHMM: return &pdhmm_entry.header;
     case DPA_CUDA_WORKLOAD_PAPARA: return &papara_entry.header;
     default: return NULL;

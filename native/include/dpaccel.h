@@ -339,9 +339,9 @@ typedef struct dpa_distance_tile {
 } dpa_distance_tile;
 
 typedef struct dpa_distance_params {
-    int32_t backend;     /* dpa_backend for this call; -1 = the context's. No GPU kernel yet:
-                            GPU fails with DPA_ERR_NO_DEVICE naming why; AUTO/HYBRID run on the
-                            CPU. Counts are identical on every backend and ISA. */
+    int32_t backend;     /* dpa_backend for this call; -1 = the context's. GPU without a
+                            usable GPU fails with DPA_ERR_NO_DEVICE naming why. Counts are
+                            identical on every backend, device and ISA. */
     int32_t block;       /* samples per side of a scheduler task (a square of pairs); 0 =
                             default (64); 8..4096 */
 } dpa_distance_params;
@@ -424,8 +424,9 @@ typedef struct dpa_xdrop_params {
     int32_t mismatch;  /* < 0 */
     int32_t gap;       /* < 0, linear */
     int32_t xdrop;     /* >= 0 */
-    int32_t backend;   /* dpa_backend for this call; -1 = the context's. No CUDA kernels yet:
-                          GPU fails with DPA_ERR_NO_DEVICE, AUTO and HYBRID run on the CPU. */
+    int32_t backend;   /* dpa_backend for this call; -1 = the context's. GPU without a
+                          usable GPU fails with DPA_ERR_NO_DEVICE naming why. Results are
+                          identical on every backend. */
 } dpa_xdrop_params;
 
 typedef struct dpa_xdrop_output {  /* each array holds num_pairs values */

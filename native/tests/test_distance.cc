@@ -295,7 +295,7 @@ TEST(DistanceErrors, EveryBadArgumentIsNamed)
     EXPECT_EQ(call(ok, nullptr, &p, 70), DPA_ERR_INVALID_ARG);
     p.block = 4097;
     EXPECT_EQ(call(ok, nullptr, &p, 70), DPA_ERR_INVALID_ARG);
-    // no GPU kernel for this workload: a GPU-forced call fails and says why
+    // no usable GPU (CTest sets DPACCEL_GPU_DISABLE=1): a GPU-forced call fails and says why
     p.block = 0, p.backend = DPA_BACKEND_GPU;
     EXPECT_EQ(call(ok, nullptr, &p, 70), DPA_ERR_NO_DEVICE);
     EXPECT_NE(std::strstr(dpa_last_error(), "distance"), nullptr) << dpa_last_error();

@@ -206,7 +206,8 @@ TEST_F(XdropBad, NullsAndUsableAfter)
     EXPECT_EQ(dpa_xdrop_compute(ctx, &v, &p, &out, nullptr), DPA_OK);
 }
 
-// No CUDA kernels for X-drop: forcing the GPU fails and names why; AUTO and HYBRID run.
+// No usable GPU (CTest sets DPACCEL_GPU_DISABLE=1): forcing the GPU fails and names why;
+// AUTO and HYBRID run on the CPU.
 TEST_F(XdropBad, GpuForcedFails)
 {
     xd::Batch b({ { "ACGT", "ACGT", 0, 0, 2, false } });

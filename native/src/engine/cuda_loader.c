@@ -63,10 +63,10 @@ void dpa_cuda_load(dpa_cuda *c, const dpa_cuda_host *host)
     static const uint32_t need[DPA_CUDA_WORKLOAD_COUNT] = {
         [DPA_CUDA_WORKLOAD_PAIRHMM] = sizeof(dpa_cuda_pairhmm_entry),
         [DPA_CUDA_WORKLOAD_SW] = sizeof(dpa_cuda_sw_entry),
+        [DPA_CUDA_WORKLOAD_DISTANCE] = sizeof(dpa_cuda_distance_entry),
+        [DPA_CUDA_WORKLOAD_XDROP] = sizeof(dpa_cuda_xdrop_entry),
         [DPA_CUDA_WORKLOAD_PDHMM] = sizeof(dpa_cuda_pdhmm_entry),
         [DPA_CUDA_WORKLOAD_PAPARA] = sizeof(dpa_cuda_papara_entry),
-        /* X-drop and genotype distance have no entry struct yet (need 0): whatever a library
-         * returns for them is ignored, so they never reach a GPU hook */
     };
     for (uint32_t id = 1; id < DPA_CUDA_WORKLOAD_COUNT; id++) {
         const dpa_cuda_entry_header *e = ops->entry(id);

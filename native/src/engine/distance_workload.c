@@ -9,8 +9,10 @@
  * threads): O(N x M) against the O(N^2 x M) of the counts, but on one thread it was a fifth
  * of a 2,000-sample call, and would be more with many threads.
  *
- * No CUDA kernel yet: DPA_CUDA_WORKLOAD_DISTANCE has no entry in libdpaccel_cuda.so, so the
- * scheduler runs every tile on the CPU and a GPU-forced call fails naming why.
+ * GPU: dist_gpu hands a unit of tiles and the (host) planes to the CUDA library's distance
+ * entry (kernels/src/distance_launch.cu), which writes the same counts into the same places;
+ * the scheduler splits tiles between GPUs and CPU threads (HYBRID) and recomputes a failed
+ * unit on the CPU. The planes are always built on the CPU (the GPU copies them in).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -79,9 +81,10 @@ static dpa_status planes_cpu(void *arg, int64_t first, int64_t count, int64_t *u
     return DPA_OK;
 }
 
+/* No CUDA entry for the transposition (cuda_id 0 has none): it always runs on the CPU. */
 static const dpa_workload planes_workload = {
     .name = "distance",
-    .cuda_id = DPA_CUDA_WORKLOAD_DISTANCE,
+    .cuda_id = (dpa_cuda_workload_id)0,
     .sort = NULL,
     .cost = planes_cost,
     .cpu_seconds = planes_cpu_seconds,
@@ -108,7 +111,9 @@ static dpa_status build_planes(dpa_context *ctx, const dpa_genotype_batch *b, in
     if (st) return st;
     planes_job j = { b, used, p };
     const int64_t tasks = (hi - 1) / PLANE_SAMPLES - lo / PLANE_SAMPLES + 1;
-    dpa_sched_call call = { tasks, tasks * PLANE_SAMPLES * (used / 64 + 1), backend, DPA_ISA_SCALAR };
+    (void)backend; /* the counts' backend; the transposition is CPU work (planes_workload) */
+    dpa_sched_call call = { tasks, tasks * PLANE_SAMPLES * (used / 64 + 1), DPA_BACKEND_CPU,
+                            DPA_ISA_SCALAR };
     dpa_sched_result res;
     return dpa_sched_run(ctx, &planes_workload, &j, &call, &res);
 }
@@ -181,8 +186,26 @@ static dpa_status dist_cpu(void *arg, int64_t first, int64_t count, int64_t *unu
     return DPA_OK;
 }
 
+/* Tiles [first, first + count) of the order on one GPU; *pairs = the pairs it wrote. */
+static dpa_status dist_gpu(void *arg, const void *entry, dpa_cuda_backend *backend,
+                           int32_t device, int64_t first, int64_t count, int64_t *pairs,
+                           char *err, size_t err_len)
+{
+    dist_job *j = arg;
+    const dpa_cuda_distance_entry *e = entry;
+    const dpa_cuda_dist_planes planes = { j->planes.bits, j->planes.first, j->planes.count,
+                                          j->planes.words };
+    const dpa_cuda_dist_layout layout = { j->upper, j->n, j->area.row0, j->area.col0,
+                                          j->area.col1 - j->area.col0 };
+    /* dist_tile and dpa_cuda_dist_tile are the same four int32 (checked below) */
+    return e->run(backend, device, &planes, (const dpa_cuda_dist_tile *)(const void *)(j->tiles + first),
+                  count, &layout, j->out, pairs, err, err_len);
+}
+_Static_assert(sizeof(dist_tile) == sizeof(dpa_cuda_dist_tile), "tile layouts differ");
+
 static const dpa_workload distance_workload = {
     .name = "distance",
+    .title = "genotype distance",
     .cuda_id = DPA_CUDA_WORKLOAD_DISTANCE,
     .sort = dist_sort,
     .sort_for_one_gpu = 1,
@@ -200,7 +223,7 @@ static const dpa_workload distance_workload = {
     .hybrid_units_per_feeder = 8,
     .unit_min_cost = (int64_t)1 << 30,
     .cpu = dist_cpu,
-    .gpu = NULL, /* never called: the CUDA library has no entry for this workload */
+    .gpu = dist_gpu,
 };
 
 DPA_API void dpa_distance_params_init(dpa_distance_params *p)
@@ -286,6 +309,12 @@ DPA_API dpa_status dpa_distance_counts(dpa_context *ctx, const dpa_genotype_batc
         st = dpa_sched_run(ctx, &distance_workload, &job, &call, &res);
         goto done;
     }
+    if (params->backend == DPA_BACKEND_GPU ||
+        (params->backend < 0 && ctx->cfg.backend == DPA_BACKEND_GPU)) {
+        /* a GPU-forced call without a usable GPU fails before the planes are built */
+        dpa_sched_call probe = { 0, 0, params->backend, job.kernel.isa };
+        if ((st = dpa_sched_run(ctx, &distance_workload, &job, &probe, &res)) != DPA_OK) goto done;
+    }
     /* planes of the samples the area touches */
     const int32_t lo = job.area.row0 < job.area.col0 ? job.area.row0 : job.area.col0;
     const int32_t hi = job.area.row1 > job.area.col1 ? job.area.row1 : job.area.col1;
@@ -311,7 +340,7 @@ done:
         stats->variants_used = used;
         stats->variants_skipped = batch->num_variants - used;
         stats->pair_variants = pairs * used;
-        stats->gpu_pairs = 0;
+        stats->gpu_pairs = res.counter; /* only dist_gpu counts pairs */
     }
     dpa_dist_planes_free(&job.planes);
     free(job.tiles);

@@ -12,9 +12,10 @@
  * Spurious seeds stop after a few anti-diagonals, so this overestimates them; it only
  * orders the work (largest first) and sizes chunks.
  *
- * No CUDA kernels yet: the descriptor names DPA_CUDA_WORKLOAD_XDROP, which no CUDA library
- * provides, so the scheduler finds no devices for it: GPU-forced calls fail with "no kernels
- * for this workload", AUTO and HYBRID run on the CPU, and the gpu hook is never called.
+ * GPU: xdrop_gpu hands a unit of pairs to the CUDA library's X-drop entry
+ * (kernels/src/xdrop_launch.cu), which writes the same outputs at the same indices; the
+ * scheduler splits units between GPUs and CPU threads (HYBRID) and recomputes a failed unit
+ * on the CPU.
  *
  * Kernel choice on the CPU: dpa_xdrop_select() on the context's allowed ISA mask.
  */
@@ -57,8 +58,19 @@ static dpa_status xdrop_cpu(void *arg, int64_t first, int64_t count, int64_t *ce
     return j->kernel.compute(j->batch, j->params, j->pairs + first, count, j->out, cells);
 }
 
+static dpa_status xdrop_gpu(void *arg, const void *entry, dpa_cuda_backend *backend,
+                            int32_t device, int64_t first, int64_t count, int64_t *cells,
+                            char *err, size_t err_len)
+{
+    xdrop_job *j = arg;
+    const dpa_cuda_xdrop_entry *e = entry;
+    return e->run(backend, device, j->batch, j->params, j->pairs + first, count, j->out, cells,
+                  err, err_len);
+}
+
 static const dpa_workload xdrop_workload = {
     .name = "xdrop",
+    .title = "X-drop",
     .cuda_id = DPA_CUDA_WORKLOAD_XDROP,
     .sort = xdrop_sort,
     .sort_for_one_gpu = 1,
@@ -76,7 +88,7 @@ static const dpa_workload xdrop_workload = {
     .hybrid_units_per_feeder = 8,
     .unit_min_cost = (int64_t)1 << 24,
     .cpu = xdrop_cpu,
-    .gpu = NULL, /* never called: no CUDA library has a DPA_CUDA_WORKLOAD_XDROP entry */
+    .gpu = xdrop_gpu,
 };
 
 DPA_API void dpa_xdrop_params_init(dpa_xdrop_params *p)

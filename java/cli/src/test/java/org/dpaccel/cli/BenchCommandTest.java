@@ -48,4 +48,22 @@ class BenchCommandTest {
         assertTrue(Files.readString(dir.resolve("gatk_regions.snapshot.tsv")).contains("# generator: dpaccel bench gen-vectors"));
         assertTrue(Files.exists(dir.resolve("edge_cases.snapshot.tsv")));
     }
+
+    @Test
+    void xdropAndDistanceSubcommandsCheckEveryBackend(@TempDir Path dir) throws IOException {
+        Path table = dir.resolve("x.txt");
+        Cli.Result r = Cli.run("bench", "xdrop", "--size", "40", "--backend", "cpu", "--threads", "1", "--reps", "1",
+            "--warmup", "0", "-o", table.toString());
+        assertEquals(ExitCodes.OK, r.rc(), r.toString());
+        String t = Files.readString(table);
+        assertTrue(t.contains("GCUPS") && t.contains("RESULT: every backend that ran equals scalar"), t);
+        r = Cli.run("bench", "distance", "--size", "33", "--variants", "700", "--backends", "scalar,avx2,cuda",
+            "--threads", "1", "--reps", "1");
+        assertEquals(ExitCodes.OK, r.rc(), r.toString());
+        assertTrue(r.out().contains("G_pairSNP/s") && r.out().contains("cuda"), r.toString());
+        r = Cli.run("bench", "distance", "--variants", "0");
+        assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
+        r = Cli.run("bench", "xdrop", "--backend", "gpu", "--backends", "cuda");
+        assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
+    }
 }

@@ -98,7 +98,7 @@ public final class DistanceCounts {
     }
 
     /**
-     * Pairs counted on a GPU (0: no GPU kernel yet).
+     * Pairs counted on a GPU (0 when the CPU counted them all).
      *
      * @return the count
      */

@@ -41,7 +41,7 @@ public final class GenotypeDistance {
      * @param batch the genotypes
      * @param tile the pairs, or null for the triangle
      * @param backend where to run, null for the context's ({@link Backend#GPU} fails with
-     *     {@code Status.NO_DEVICE}: no GPU kernel yet)
+     *     {@code Status.NO_DEVICE} when no GPU is usable)
      * @param block samples per side of a scheduler task, 8..4096, or 0 for the default
      * @return the counts
      * @throws IllegalArgumentException for a tile outside the batch, a bad block, or more counts

@@ -32,9 +32,9 @@ public final class Xdrop {
     }
 
     /**
-     * Extends every seed of the batch. {@code backend} null = the context's. X-drop has no GPU
-     * kernels yet: {@link Backend#GPU} fails with {@code Status.NO_DEVICE}, the others run on the
-     * CPU.
+     * Extends every seed of the batch. {@code backend} null = the context's. Every backend gives
+     * the same results; {@link Backend#GPU} fails with {@code Status.NO_DEVICE} when no GPU is
+     * usable.
      *
      * @param ctx the context to run on
      * @param batch sequences and seeds

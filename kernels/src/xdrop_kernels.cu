@@ -1,0 +1,198 @@
+/*
+ * xdrop_kernels.cu — SeqAn's gapped X-drop, one extension side per warp (docs/xdrop.md,
+ * "CUDA"). The sweep is the CPU's (native/src/cpu/xdrop/xdrop_sweep.h) step for step: the
+ * same anti-diagonals, the same band [min_col, max_col), best updated after each whole
+ * anti-diagonal, the same borders, shrinking, clipping and longest-extension cell. Only the
+ * work inside a step is spread over the lanes:
+ *   - the band's cells: lane l takes columns min_col + l, + 32, ... (a cell depends only on
+ *     the two anti-diagonals before it), then a warp maximum;
+ *   - the shrinking: 32 candidate columns at a time, the first one that stops SeqAn's
+ *     while loop found with a ballot;
+ * and the scalar state (band, best, ranges) is held identically by every lane. The three
+ * anti-diagonals live in the warp's global workspace, indexed by column like the CPU's, so a
+ * read never leaves what this side wrote (xdrop_sweep.h) and nothing is cleared between
+ * tasks. __syncwarp orders one step's stores before the next step's loads.
+ */
+#include "xdrop_cuda.h"
+
+#define FULL 0xffffffffu
+/* cpu/xdrop/xdrop.h's DPA_XDROP_UNDEF: below every defined cell, no overflow when scored */
+#define UNDEF (-(1 << 30) - 4096)
+
+/* Dna5 code (cpu/xdrop/xdrop.h, dpa_xdrop_code): A C G T either case, U = T, else N = 4. */
+__device__ __forceinline__ int code_of(uint32_t b)
+{
+    const uint32_t l = b | 0x20u;
+    return l == 'a' ? 0 : l == 'c' ? 1 : l == 'g' ? 2 : (l == 't' || l == 'u') ? 3 : 4;
+}
+
+__device__ __forceinline__ int elem(const uint8_t *__restrict__ s, int64_t base, int32_t i,
+                                    int32_t step, int32_t comp)
+{
+    const int c = code_of(s[base + (int64_t)i * step]);
+    return comp && c < 4 ? 3 - c : c;
+}
+
+__device__ __forceinline__ int32_t warp_max(int32_t v)
+{
+#pragma unroll
+    for (int o = 16; o; o >>= 1) v = max(v, __shfl_xor_sync(FULL, v, o));
+    return v;
+}
+
+/* One side (the CPU's dpa_xdrop_sweep); the result is valid in lane 0. */
+__device__ dpa_xd_res sweep(const uint8_t *__restrict__ q, const uint8_t *__restrict__ t,
+                            const dpa_xd_task &T, int32_t *ws, int64_t stride,
+                            const dpa_xd_kparams &p, int lane)
+{
+    dpa_xd_res r = { 0, 0, 0, 0, 0 };
+    const int32_t cols = T.qlen + 1, rows = T.tlen + 1;
+    if (rows == 1 || cols == 1) return r;
+    const int32_t U = UNDEF, gap = p.gap, x = p.xdrop;
+    int32_t *a1 = ws, *a2 = ws + stride, *a3 = ws + 2 * stride;
+    int32_t lo1 = 0, hi1 = 0, lo2 = 0, hi2 = 0, lo3 = 0, hi3 = 1;
+    if (lane == 0) {
+        a2[0] = 0;                           /* anti-diagonal 0: the seed end */
+        a3[0] = a3[1] = -gap > x ? U : gap;  /* anti-diagonal 1 */
+    }
+    __syncwarp();
+    int32_t min_col = 1, max_col = 2, d = 1, best = 0;
+    int64_t swept = 0;
+    while (min_col < max_col) {
+        ++d;
+        int32_t *t3 = a1;
+        a1 = a2;
+        a2 = a3;
+        a3 = t3;
+        lo1 = lo2, hi1 = hi2, lo2 = lo3, hi2 = hi3;
+        lo3 = min_col - 1, hi3 = max_col;
+        const int32_t floor = best - x;
+        int32_t dbest = INT32_MIN;
+        for (int32_t col = min_col + lane; col < max_col; col += 32) {
+            const int32_t up = max(a2[col - 1], a2[col]);
+            const int same = elem(q, T.qbase, col - 1, T.qstep, 0) ==
+                             elem(t, T.tbase, d - col - 1, T.tstep, T.tcomp);
+            const int32_t v = max(up + gap, a1[col - 1] + (same ? p.match : p.mismatch));
+            if (v < floor) {
+                a3[col] = U;
+            } else {
+                a3[col] = v;
+                dbest = max(dbest, v);
+            }
+        }
+        dbest = warp_max(dbest);
+        swept += max_col - min_col;
+        __syncwarp();
+        /* the two border columns (best is still the earlier anti-diagonals') */
+        if (lane == 0) {
+            a3[lo3] = U;
+            a3[hi3] = U;
+            if ((int64_t)d * gap > (int64_t)best - x) {
+                if (lo3 == 0) a3[0] = d * gap;
+                if (d == max_col) a3[hi3] = d * gap;
+            }
+        }
+        if (dbest > best) best = dbest; /* only after the whole anti-diagonal */
+        __syncwarp();
+        /* SeqAn's shrinking loops, 32 steps at a time: the loop runs while its condition
+         * holds, so it stops at the first lane whose condition fails */
+        for (;;) {
+            const int32_t c = min_col + lane;
+            const bool go = c <= hi3 && a3[c] == U && c - 1 <= hi2 && a2[c - 1] == U;
+            const uint32_t m = __ballot_sync(FULL, go);
+            if (m == FULL) {
+                min_col += 32;
+                continue;
+            }
+            min_col += __ffs(~m) - 1;
+            break;
+        }
+        for (;;) {
+            const int32_t c = max_col - lane;
+            const bool go = c > lo3 && a3[c - 1] == U && a2[c - 1] == U;
+            const uint32_t m = __ballot_sync(FULL, go);
+            if (m == FULL) {
+                max_col -= 32;
+                continue;
+            }
+            max_col -= __ffs(~m) - 1;
+            break;
+        }
+        ++max_col;
+        if (min_col < d + 2 - rows) min_col = d + 2 - rows; /* target end reached */
+        if (max_col > cols) max_col = cols;                 /* query end reached */
+    }
+    r.cells = swept;
+    if (lane != 0) return r;
+    /* SeqAn's longest extension (xdrop_sweep.h) */
+    int32_t col = hi3 - 1, row = d - col, score = a3[col];
+    if (score == U) {
+        if (a2[hi2 - 1] != U) {
+            col = hi2 - 1;
+            row = d - 1 - col;
+            score = a2[col];
+        } else if (hi2 - lo2 + 1 > 2 && a2[hi2 - 2] != U) {
+            col = hi2 - 2;
+            row = d - 1 - col;
+            score = a2[col];
+        }
+    }
+    if (score == U) {
+        for (int32_t c = lo1; c <= hi1; c++)
+            if (a1[c] > score) {
+                score = a1[c];
+                col = c;
+                row = d - 2 - c;
+            }
+    }
+    if (score == U) {
+        r.score = INT32_MIN - gap; /* SeqAn's own value; the seed stays */
+        return r;
+    }
+    r.score = score;
+    r.qext = col;
+    r.text = row;
+    return r;
+}
+
+__global__ void __launch_bounds__(32 * DPA_XD_WARPS_PER_BLOCK)
+xd_kernel(const uint8_t *__restrict__ q, const uint8_t *__restrict__ t,
+          const dpa_xd_task *__restrict__ tasks, int32_t ntasks, dpa_xd_res *__restrict__ res,
+          int32_t *ws, int64_t stride, uint32_t *counter, dpa_xd_kparams p)
+{
+    const int lane = threadIdx.x & 31;
+    const int64_t warp = (int64_t)blockIdx.x * DPA_XD_WARPS_PER_BLOCK + (threadIdx.x >> 5);
+    int32_t *mine = ws + warp * 3 * stride;
+    for (;;) {
+        uint32_t k = 0;
+        if (lane == 0) k = atomicAdd(counter, 1u);
+        k = __shfl_sync(FULL, k, 0);
+        if (k >= (uint32_t)ntasks) break;
+        const dpa_xd_task T = tasks[k];
+        const dpa_xd_res r = sweep(q, t, T, mine, stride, p, lane);
+        if (lane == 0) res[k] = r;
+        __syncwarp(); /* the next task reuses the workspace */
+    }
+}
+
+cudaError_t dpa_xd_launch(const uint8_t *q, const uint8_t *t, const dpa_xd_task *tasks,
+                          int32_t ntasks, dpa_xd_res *res, int32_t *ws, int64_t stride,
+                          int32_t warps, uint32_t *counter, dpa_xd_kparams p, cudaStream_t stream)
+{
+    if (ntasks <= 0) return cudaSuccess;
+    const int32_t blocks = (warps + DPA_XD_WARPS_PER_BLOCK - 1) / DPA_XD_WARPS_PER_BLOCK;
+    xd_kernel<<<blocks, 32 * DPA_XD_WARPS_PER_BLOCK, 0, stream>>>(q, t, tasks, ntasks, res, ws,
+                                                                   stride, counter, p);
+    return cudaGetLastError();
+}
+
+extern "C" int dpa_xd_resident_warps_per_sm(void)
+{
+    int nb = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, xd_kernel, 32 * DPA_XD_WARPS_PER_BLOCK,
+                                                      0) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return nb * DPA_XD_WARPS_PER_BLOCK;
+}

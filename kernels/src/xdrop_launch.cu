@@ -1,0 +1,175 @@
+/*
+ * xdrop_launch.cu — host side of the CUDA X-drop: copies the bytes of the call's sequences
+ * once (the range of the batch's query buffer the pairs use, and the target buffer's, one
+ * copy when both are the same buffer: many seeds share a read), then per chunk of pairs lays
+ * out two side tasks per pair exactly as the CPU's batch loop does (cpu/xdrop/xdrop_pairs.c:
+ * left on the prefixes read backwards, right on the suffixes, the reverse strand's target
+ * read backwards and complemented), runs the kernel, and assembles the seven outputs from
+ * the two sides and the seed's own score (summed here, on the host, as the CPU does).
+ *
+ * Device buffer (the slot's, grown and kept): sequences | tasks | results | counter |
+ * workspace. The workspace is three anti-diagonals of the longest side query + 2 columns
+ * per warp of the persistent grid; the grid has as many warps as the GPU holds at once unless
+ * their workspace would pass max(chunk budget, device / 16) (then fewer, at least one).
+ * Nothing overlaps the host's task building with the kernel yet.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/xdrop/xdrop.h"
+#include "xdrop_cuda.h"
+
+#define ALIGN 256
+#define CHUNK_PAIRS ((int64_t)1 << 18)
+
+static size_t align_up(size_t x) { return (x + ALIGN - 1) & ~(size_t)(ALIGN - 1); }
+
+/* The side of a pair as the CPU lays it out: element 0 at byte offset `at` of its buffer. */
+static void set_side(dpa_xd_task *k, int64_t qat, int32_t qlen, int32_t qstep, int64_t tat,
+                     int32_t tlen, int32_t tstep, int32_t tcomp)
+{
+    /* an empty side is never read: its offsets may point anywhere */
+    k->qbase = qlen > 0 ? qat : 0;
+    k->tbase = tlen > 0 ? tat : 0;
+    k->qlen = qlen, k->tlen = tlen;
+    k->qstep = qstep, k->tstep = tstep, k->tcomp = tcomp;
+    k->pad = 0;
+}
+
+static int64_t seed_score(const dpa_xdrop_batch *b, const dpa_xdrop_params *p, int32_t i)
+{
+    const uint8_t *q = b->query_bases + b->query_offsets[i];
+    const uint8_t *t = b->target_bases + b->target_offsets[i];
+    const int32_t qpos = b->qpos[i], tpos = b->tpos[i], len = b->seed_lengths[i];
+    const int32_t tlen = b->target_lengths[i];
+    const int rev = b->strands[i] == DPA_XDROP_REVERSE;
+    int64_t seed = 0;
+    for (int32_t j = 0; j < len; j++) {
+        const uint8_t a = dpa_xdrop_code(q[qpos + j]);
+        uint8_t c = dpa_xdrop_code(rev ? t[tlen - 1 - tpos - j] : t[tpos + j]);
+        if (rev && c < 4) c = (uint8_t)(3 - c);
+        seed += a == c ? p->match : p->mismatch;
+    }
+    return seed;
+}
+
+dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
+                              const dpa_xdrop_batch *batch, const dpa_xdrop_params *params,
+                              const int32_t *pairs, int64_t n, const dpa_xdrop_output *out,
+                              int64_t *cells, dpa_cuda_err *err)
+{
+    dpa_status status = DPA_OK;
+    int64_t qlo = INT64_MAX, qhi = 0, tlo = INT64_MAX, thi = 0, swept = 0;
+    int32_t maxq = 0;
+    for (int64_t k = 0; k < n; k++) {
+        const int32_t i = pairs[k];
+        const int64_t qo = batch->query_offsets[i], to = batch->target_offsets[i];
+        if (qo < qlo) qlo = qo;
+        if (qo + batch->query_lengths[i] > qhi) qhi = qo + batch->query_lengths[i];
+        if (to < tlo) tlo = to;
+        if (to + batch->target_lengths[i] > thi) thi = to + batch->target_lengths[i];
+        const int32_t ql = batch->qpos[i], qr = batch->query_lengths[i] - batch->qpos[i] -
+                                                batch->seed_lengths[i];
+        if (ql > maxq) maxq = ql;
+        if (qr > maxq) maxq = qr;
+    }
+    /* one copy when queries and targets share a buffer (the Java API stores each read once) */
+    const int shared = batch->query_bases == batch->target_bases;
+    const int64_t lo = shared ? (qlo < tlo ? qlo : tlo) : qlo;
+    const int64_t qbytes = (shared ? (qhi > thi ? qhi : thi) : qhi) - lo;
+    const int64_t tbytes = shared ? 0 : thi - tlo;
+    const int64_t tbase0 = shared ? lo : tlo; /* target buffer offset of the device copy's byte 0 */
+    const int64_t chunk = n < CHUNK_PAIRS ? n : CHUNK_PAIRS;
+    const int64_t stride = ((int64_t)maxq + 2 + 31) / 32 * 32;
+    const size_t seq_bytes = align_up((size_t)qbytes) + align_up((size_t)tbytes);
+    const size_t task_bytes = align_up(sizeof(dpa_xd_task) * 2 * (size_t)chunk);
+    const size_t res_bytes = align_up(sizeof(dpa_xd_res) * 2 * (size_t)chunk);
+    const size_t per_warp = 3 * (size_t)stride * sizeof(int32_t);
+    const size_t dev16 = (size_t)(d->info.total_memory / 16);
+    const size_t ws_allow = b->chunk_bytes > dev16 ? b->chunk_bytes : dev16;
+    if (seq_bytes > (size_t)(d->info.total_memory / 2))
+        return dpa_cuda_fail_msg(err, DPA_ERR_LIMIT, "dpa_cuda xdrop: the call's sequences "
+                                 "exceed half of the device's memory");
+    DPA_CUDA_TRY(err, cudaSetDevice(d->cuda_id));
+    {
+        int64_t warps = (int64_t)d->sms * dpa_xd_resident_warps_per_sm();
+        if (warps < 1) warps = 1;
+        if (warps > (int64_t)(ws_allow / per_warp)) warps = (int64_t)(ws_allow / per_warp);
+        if (warps > 2 * chunk) warps = 2 * chunk;
+        if (warps < 1) warps = 1;
+        /* whole blocks: every warp the grid starts has its workspace */
+        warps = (warps + DPA_XD_WARPS_PER_BLOCK - 1) / DPA_XD_WARPS_PER_BLOCK * DPA_XD_WARPS_PER_BLOCK;
+        const size_t ws_off = seq_bytes + task_bytes + res_bytes + ALIGN;
+        status = dpa_cuda_slot_reserve(s, ws_off + (size_t)warps * per_warp, task_bytes + res_bytes,
+                                       err);
+        if (status != DPA_OK) goto cleanup;
+        uint8_t *dbase = (uint8_t *)s->dbuf;
+        uint8_t *dq = dbase, *dt = shared ? dbase : dbase + align_up((size_t)qbytes);
+        dpa_xd_task *dtask = (dpa_xd_task *)(dbase + seq_bytes);
+        dpa_xd_res *dres = (dpa_xd_res *)(dbase + seq_bytes + task_bytes);
+        uint32_t *dcounter = (uint32_t *)(dbase + seq_bytes + task_bytes + res_bytes);
+        int32_t *dws = (int32_t *)(dbase + ws_off);
+        dpa_xd_task *htask = (dpa_xd_task *)s->hbuf;
+        const dpa_xd_res *hres = (const dpa_xd_res *)((uint8_t *)s->hbuf + task_bytes);
+        const dpa_xd_kparams kp = { params->match, params->mismatch, params->gap, params->xdrop };
+        if (qbytes > 0)
+            DPA_CUDA_TRY(err, cudaMemcpyAsync(dq, batch->query_bases + lo, (size_t)qbytes,
+                                              cudaMemcpyHostToDevice, s->stream));
+        if (tbytes > 0)
+            DPA_CUDA_TRY(err, cudaMemcpyAsync(dt, batch->target_bases + tlo, (size_t)tbytes,
+                                              cudaMemcpyHostToDevice, s->stream));
+        for (int64_t k0 = 0; k0 < n; k0 += chunk) {
+            const int64_t m = n - k0 < chunk ? n - k0 : chunk;
+            for (int64_t k = 0; k < m; k++) {
+                const int32_t i = pairs[k0 + k];
+                const int32_t qlen = batch->query_lengths[i], tlen = batch->target_lengths[i];
+                const int32_t qpos = batch->qpos[i], tpos = batch->tpos[i], len = batch->seed_lengths[i];
+                const int64_t qo = batch->query_offsets[i] - lo, to = batch->target_offsets[i] - tbase0;
+                const int32_t qr = qlen - qpos - len, tr = tlen - tpos - len;
+                const int rev = batch->strands[i] == DPA_XDROP_REVERSE;
+                /* left: query[qpos - 1 - j]; target t[tpos - 1 - j], or complement(t[tlen - tpos + j]) */
+                if (rev)
+                    set_side(&htask[2 * k], qo + qpos - 1, qpos, -1, to + tlen - tpos, tpos, 1, 1);
+                else
+                    set_side(&htask[2 * k], qo + qpos - 1, qpos, -1, to + tpos - 1, tpos, -1, 0);
+                /* right: query[qpos + len + j]; t[tpos + len + j], or complement(t[tr - 1 - j]) */
+                if (rev)
+                    set_side(&htask[2 * k + 1], qo + qpos + len, qr, 1, to + tr - 1, tr, -1, 1);
+                else
+                    set_side(&htask[2 * k + 1], qo + qpos + len, qr, 1, to + tpos + len, tr, 1, 0);
+            }
+            DPA_CUDA_TRY(err, cudaMemcpyAsync(dtask, htask, sizeof *htask * 2 * (size_t)m,
+                                              cudaMemcpyHostToDevice, s->stream));
+            DPA_CUDA_TRY(err, cudaMemsetAsync(dcounter, 0, sizeof *dcounter, s->stream));
+            DPA_CUDA_TRY(err, dpa_xd_launch(dq, dt, dtask, (int32_t)(2 * m), dres, dws, stride,
+                                            (int32_t)warps, dcounter, kp, s->stream));
+            DPA_CUDA_TRY(err, cudaMemcpyAsync((void *)hres, dres, sizeof *hres * 2 * (size_t)m,
+                                              cudaMemcpyDeviceToHost, s->stream));
+            DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
+            for (int64_t k = 0; k < m; k++) {
+                const int32_t i = pairs[k0 + k];
+                const dpa_xd_res L = hres[2 * k], R = hres[2 * k + 1];
+                const int32_t qpos = batch->qpos[i], tpos = batch->tpos[i], len = batch->seed_lengths[i];
+                /* |left + right + seed| < 2^31 for validated input; only SeqAn's "undefined"
+                 * side result can leave int32 (clamped as the CPU clamps it) */
+                int64_t score = (int64_t)L.score + R.score + seed_score(batch, params, i);
+                if (score < INT32_MIN) score = INT32_MIN;
+                out->score[i] = (int32_t)score;
+                out->left[i] = L.score;
+                out->right[i] = R.score;
+                out->qbeg[i] = qpos - L.qext;
+                out->tbeg[i] = tpos - L.text;
+                out->qend[i] = qpos + len + R.qext;
+                out->tend[i] = tpos + len + R.text;
+                swept += L.cells + R.cells;
+            }
+        }
+    }
+    *cells += swept;
+    if (b->timing)
+        dpa_cuda_log(b, DPA_LOG_DEBUG, "dpa_cuda xdrop: %lld pairs, %.3f G cells, %lld bytes of "
+                     "sequence, side stride %lld", (long long)n, (double)swept * 1e-9,
+                     (long long)(qbytes + tbytes), (long long)stride);
+cleanup:
+    return status;
+}
