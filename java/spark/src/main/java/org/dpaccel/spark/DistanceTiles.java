@@ -36,8 +36,9 @@ final class DistanceTiles {
         GenotypeBatch batch = BedSlices.read(p, conf, a0, a1, b0, b1);
         int la = a1 - a0;
         int c0 = bi == bj ? 0 : la, c1 = bi == bj ? la : la + (b1 - b0);
-        DistanceCounts c = GenotypeDistance.counts(ExecutorContext.get(), batch, new DistanceTile(0, la, c0, c1),
-            null, 0);
+        // A diagonal tile asks for its block's triangle: the square would count every pair twice.
+        DistanceCounts c = bi == bj ? GenotypeDistance.counts(ExecutorContext.get(), batch)
+            : GenotypeDistance.counts(ExecutorContext.get(), batch, new DistanceTile(0, la, c0, c1), null, 0);
         int cols = c1 - c0;
         int colStart = bi == bj ? a0 : b0;
         int[] lines = new int[la];
@@ -51,12 +52,9 @@ final class DistanceTiles {
             StringBuilder sb = new StringBuilder(1 << 16);
             for (int r = 0; r < la; r++) {
                 int i = a0 + r;
-                for (int k = 0; k < cols; k++) {
+                for (int k = bi == bj ? r + 1 : 0; k < cols; k++) {
                     int j = colStart + k;
-                    if (j <= i) {
-                        continue;
-                    }
-                    long pair = (long) r * cols + k;
+                    long pair = bi == bj ? DistanceCounts.triangleIndex(la, r, k) : (long) r * cols + k;
                     if (!Double.isNaN(p.minKinship)
                         && !(DistanceMetric.KING.value(c, pair, c.variantsUsed()) >= p.minKinship)) {
                         continue;
