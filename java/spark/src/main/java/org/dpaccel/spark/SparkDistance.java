@@ -66,9 +66,12 @@ public final class SparkDistance {
      * @param countsFile the merged file, or null without merge
      * @param partsDir the folder of part files
      * @param broadcast whether the .bed body was broadcast
+     * @param prepareSeconds driver time before the tasks: .fam/.bim, .bed check, broadcast read
+     * @param tilesSeconds the tile stage (tasks computing and writing parts)
+     * @param mergeSeconds writing OUT.counts.tsv and OUT.id (0 without merge)
      */
     public record Summary(int samples, int variantsUsed, int tiles, long pairsWritten, String countsFile,
-        String partsDir, boolean broadcast) {
+        String partsDir, boolean broadcast, double prepareSeconds, double tilesSeconds, double mergeSeconds) {
     }
 
     /**
@@ -99,6 +102,7 @@ public final class SparkDistance {
                 fs.delete(p, true);
             }
         }
+        long t0 = System.nanoTime();
         BedFileset f = BedFileset.readLayout(o.bfile);
         int n = f.iids().size();
         byte[] use = f.use();
@@ -128,6 +132,7 @@ public final class SparkDistance {
                 tiles.add(new int[] {bi, bj});
             }
         }
+        long t1 = System.nanoTime();
         Broadcast<DistancePlan> planB = jsc.broadcast(plan);
         Broadcast<SerializableWritable<Configuration>> confB = jsc.broadcast(new SerializableWritable<>(conf));
         List<DistanceTiles.Result> results = jsc.parallelize(tiles, tiles.size())
@@ -142,12 +147,14 @@ public final class SparkDistance {
             pairs += r.pairs();
         }
         fs.create(new Path(parts, "_SUCCESS"), true).close();
+        long t2 = System.nanoTime();
         if (o.merge) {
             merge(fs, plan, lines, counts);
             writeIds(fs, f, ids);
         }
+        long t3 = System.nanoTime();
         return new Summary(n, used.length, tiles.size(), pairs, o.merge ? counts.toString() : null,
-            parts.toString(), body != null);
+            parts.toString(), body != null, (t1 - t0) / 1e9, (t2 - t1) / 1e9, (t3 - t2) / 1e9);
     }
 
     /** A path without a scheme is a local file (not the cluster's default file system). */

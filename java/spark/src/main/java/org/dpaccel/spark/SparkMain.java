@@ -124,8 +124,9 @@ public final class SparkMain implements Callable<Integer> {
             try (JavaSparkContext jsc = top.spark("dpaccel-spark distance")) {
                 SparkDistance.Summary s = SparkDistance.run(jsc, o);
                 top.err.printf(Locale.ROOT, "distance: %d samples, %d variants used, tiles=%d, %d pairs written, "
-                    + "%s, %.1f s%n", s.samples(), s.variantsUsed(), s.tiles(), s.pairsWritten(),
-                    s.broadcast() ? "broadcast" : "byte-range reads", (System.nanoTime() - t0) / 1e9);
+                    + "%s; %.1f s in all (prepare %.1f, tiles %.1f, merge %.1f)%n", s.samples(), s.variantsUsed(),
+                    s.tiles(), s.pairsWritten(), s.broadcast() ? "broadcast" : "byte-range reads",
+                    (System.nanoTime() - t0) / 1e9, s.prepareSeconds(), s.tilesSeconds(), s.mergeSeconds());
             }
             return 0;
         }
