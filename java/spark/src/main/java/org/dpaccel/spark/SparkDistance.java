@@ -97,7 +97,7 @@ public final class SparkDistance {
             if (fs.exists(p)) {
                 if (!o.overwrite) {
                     throw new IllegalArgumentException(p + " already exists (a result of an earlier run); "
-                        + "remove it or pass overwrite");
+                        + "remove it or pass --overwrite");
                 }
                 fs.delete(p, true);
             }
