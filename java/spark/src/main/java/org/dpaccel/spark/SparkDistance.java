@@ -18,6 +18,7 @@ import org.apache.spark.SerializableWritable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.dpaccel.cli.BedFileset;
+import org.dpaccel.cli.VcfGenotypes;
 
 /**
  * All-pairs genotype distance counts of a PLINK 1 fileset as upper-triangle tiles over Spark
@@ -36,6 +37,8 @@ public final class SparkDistance {
     public static final class Options {
         /** PLINK 1 fileset prefix, on storage every executor sees at the same path. */
         public String bfile;
+        /** Or a VCF (plain, gzip, bgzip), read on the driver and broadcast as .bed rows. */
+        public String vcf;
         /** Output prefix (a local path, or a Hadoop URI such as hdfs://...). */
         public String out;
         /** Samples per block (tile side), at least 1. */
@@ -85,7 +88,9 @@ public final class SparkDistance {
      * @throws RuntimeException naming the file and line for a bad fileset (the command's messages)
      */
     public static Summary run(JavaSparkContext jsc, Options o) throws IOException {
-        Objects.requireNonNull(o.bfile, "bfile");
+        if ((o.bfile == null) == (o.vcf == null)) {
+            throw new IllegalArgumentException("give exactly one input: bfile or vcf");
+        }
         Objects.requireNonNull(o.out, "out");
         if (o.tile < 1) {
             throw new IllegalArgumentException("tile = " + o.tile + ": must be at least 1");
@@ -103,27 +108,41 @@ public final class SparkDistance {
             }
         }
         long t0 = System.nanoTime();
-        BedFileset f = BedFileset.readLayout(o.bfile);
-        int n = f.iids().size();
-        byte[] use = f.use();
-        int[] used = new int[use.length - f.skipped()];
+        List<String> fids, iids;
+        byte[] use, body = null;
+        int skipped;
+        String bed = null;
+        if (o.vcf != null) {
+            VcfGenotypes v = VcfGenotypes.read(java.nio.file.Path.of(o.vcf));
+            fids = iids = v.iids();
+            use = v.use();
+            skipped = v.skipped();
+            body = v.rows();
+        } else {
+            BedFileset f = BedFileset.readLayout(o.bfile);
+            fids = f.fids();
+            iids = f.iids();
+            use = f.use();
+            skipped = f.skipped();
+            bed = java.nio.file.Path.of(o.bfile + ".bed").toAbsolutePath().toUri().toString();
+            long bodyBytes = (((long) iids.size() + 3) / 4) * use.length;
+            if (bodyBytes <= o.broadcastMaxBytes && bodyBytes <= Integer.MAX_VALUE - 16) {
+                body = new byte[(int) bodyBytes];
+                Path bp = new Path(bed);
+                try (FSDataInputStream in = HadoopFiles.of(bp, conf).open(bp)) {
+                    in.readFully(3, body, 0, body.length);
+                }
+            }
+        }
+        int n = iids.size();
+        int[] used = new int[use.length - skipped];
         for (int v = 0, u = 0; v < use.length; v++) {
             if (use[v] == 1) {
                 used[u++] = v;
             }
         }
-        String bed = java.nio.file.Path.of(o.bfile + ".bed").toAbsolutePath().toUri().toString();
-        long rowBytes = ((long) n + 3) / 4, bodyBytes = rowBytes * use.length;
-        byte[] body = null;
-        if (bodyBytes <= o.broadcastMaxBytes && bodyBytes <= Integer.MAX_VALUE - 16) {
-            body = new byte[(int) bodyBytes];
-            Path bp = new Path(bed);
-            try (FSDataInputStream in = HadoopFiles.of(bp, conf).open(bp)) {
-                in.readFully(3, body, 0, body.length);
-            }
-        }
         fs.mkdirs(parts);
-        DistancePlan plan = new DistancePlan(bed, n, use.length, used, f.iids().toArray(new String[0]), o.tile,
+        DistancePlan plan = new DistancePlan(bed, n, use.length, used, iids.toArray(new String[0]), o.tile,
             o.minKinship, parts.toString(), body, o.wholeRowBytes);
         int k = plan.blocks();
         List<int[]> tiles = new ArrayList<>();
@@ -150,7 +169,7 @@ public final class SparkDistance {
         long t2 = System.nanoTime();
         if (o.merge) {
             merge(fs, plan, lines, counts);
-            writeIds(fs, f, ids);
+            writeIds(fs, fids, iids, ids);
         }
         long t3 = System.nanoTime();
         return new Summary(n, used.length, tiles.size(), pairs, o.merge ? counts.toString() : null,
@@ -212,11 +231,11 @@ public final class SparkDistance {
         }
     }
 
-    private static void writeIds(FileSystem fs, BedFileset f, Path ids) throws IOException {
+    private static void writeIds(FileSystem fs, List<String> fids, List<String> iids, Path ids) throws IOException {
         Path tmp = new Path(ids.getParent(), "." + ids.getName() + ".tmp");
         try (Writer w = new OutputStreamWriter(fs.create(tmp, true), StandardCharsets.UTF_8)) {
-            for (int i = 0; i < f.iids().size(); i++) {
-                w.write(f.fids().get(i) + "\t" + f.iids().get(i) + "\n");
+            for (int i = 0; i < iids.size(); i++) {
+                w.write(fids.get(i) + "\t" + iids.get(i) + "\n");
             }
         }
         if (!fs.rename(tmp, ids)) {

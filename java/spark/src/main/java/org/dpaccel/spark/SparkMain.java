@@ -82,9 +82,18 @@ public final class SparkMain implements Callable<Integer> {
         @CommandLine.ParentCommand
         SparkMain top;
 
-        @Option(names = "--bfile", paramLabel = "PREFIX", required = true,
-            description = "PLINK 1 fileset, at the same path on the driver and every executor")
-        String bfile;
+        @CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
+        Input input;
+
+        static final class Input {
+            @Option(names = "--bfile", paramLabel = "PREFIX",
+                description = "PLINK 1 fileset, at the same path on the driver and every executor")
+            String bfile;
+
+            @Option(names = "--vcf", paramLabel = "FILE",
+                description = "VCF (plain, gzip, bgzip; GT only, biallelic), read on the driver and broadcast")
+            String vcf;
+        }
 
         @Option(names = "--out", paramLabel = "OUT", required = true, description = "output prefix")
         String out;
@@ -113,7 +122,8 @@ public final class SparkMain implements Callable<Integer> {
                 throw new IllegalArgumentException("--tile " + tile + ": must be at least 1");
             }
             SparkDistance.Options o = new SparkDistance.Options();
-            o.bfile = bfile;
+            o.bfile = input.bfile;
+            o.vcf = input.vcf;
             o.out = out;
             o.tile = tile;
             o.minKinship = minKinship == null ? Double.NaN : minKinship;

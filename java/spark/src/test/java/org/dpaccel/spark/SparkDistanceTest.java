@@ -223,6 +223,29 @@ class SparkDistanceTest {
     }
 
     @Test
+    void vcfFromPlinkGivesTheBfileCounts() throws IOException, InterruptedException {
+        boolean have = new ProcessBuilder("sh", "-c", "command -v plink1.9").start().waitFor() == 0;
+        if (!have) {
+            System.err.println("VCF CHECK NOT RUN: plink1.9 (which writes the VCF) is not installed");
+        }
+        assumeTrue(have, "plink1.9 not installed");
+        Process p = new ProcessBuilder("plink1.9", "--bfile", prefix, "--recode", "vcf-iid", "bgz", "--out",
+            data.resolve("v").toString()).redirectErrorStream(true).redirectOutput(data.resolve("v.stdout").toFile())
+            .start();
+        assertEquals(0, p.waitFor(), Files.readString(data.resolve("v.stdout")));
+        SparkDistance.Options o = new SparkDistance.Options();
+        o.vcf = data.resolve("v.vcf.gz").toString();
+        o.out = data.resolve("vcf").toString();
+        o.tile = 11;
+        SparkDistance.Summary s = SparkDistance.run(jsc, o);
+        assertTrue(s.broadcast());
+        assertArrayEquals(Files.readAllBytes(single), Files.readAllBytes(data.resolve("vcf.counts.tsv")));
+        o.bfile = prefix;
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> SparkDistance.run(jsc, o)).getMessage()
+            .contains("exactly one input"));
+    }
+
+    @Test
     void refusesAnExistingResultUnlessOverwrite() throws IOException {
         run("again", 10, true, Double.NaN);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
