@@ -16,8 +16,10 @@ import org.dpaccel.distance.GenotypeBatch;
  * variant: 1-22, with or without "chr", are used; X, Y, XY, MT, 23-26, 0 and any other contig are
  * skipped and counted, as PLINK skips non-autosomes), PREFIX.bed (magic 6c 1b 01, SNP-major;
  * size checked exactly). Every error names the file and the line or the expected and actual bytes.
+ * Public for dpaccel-spark, whose driver reads the .fam/.bim and checks the .bed here
+ * ({@link #readLayout}) while its executors read the .bed rows by byte range.
  */
-final class BedFileset {
+public final class BedFileset {
     final List<String> fids = new ArrayList<>();
     final List<String> iids = new ArrayList<>();
     byte[] use;
@@ -28,6 +30,23 @@ final class BedFileset {
     }
 
     static BedFileset read(String prefix) throws IOException {
+        return read(prefix, true);
+    }
+
+    /**
+     * Reads PREFIX.fam and PREFIX.bim and checks PREFIX.bed's magic, mode and exact size without
+     * reading its rows ({@link #batch()} is null).
+     *
+     * @param prefix the fileset prefix
+     * @return sample IDs, use flags and skipped count
+     * @throws IOException if a file cannot be read
+     * @throws RuntimeException (BadInputException) naming the file and line for bad input
+     */
+    public static BedFileset readLayout(String prefix) throws IOException {
+        return read(prefix, false);
+    }
+
+    private static BedFileset read(String prefix, boolean rowsToo) throws IOException {
         BedFileset f = new BedFileset();
         Path fam = Path.of(prefix + ".fam"), bim = Path.of(prefix + ".bim"), bed = Path.of(prefix + ".bed");
         f.readFam(fam);
@@ -36,12 +55,37 @@ final class BedFileset {
         for (int v = 0; v < f.use.length; v++) {
             f.use[v] = flags.get(v);
         }
-        byte[] rows = readBed(bed, f.iids.size(), f.use.length);
+        byte[] rows = readBed(bed, f.iids.size(), f.use.length, rowsToo);
         if (f.use.length - f.skipped == 0) {
             throw new BadInputException(bim + ": no autosomal variants (" + f.skipped + " skipped)");
         }
-        f.batch = GenotypeBatch.of(f.iids.size(), f.use.length, rows, f.use);
+        f.batch = rows == null ? null : GenotypeBatch.of(f.iids.size(), f.use.length, rows, f.use);
         return f;
+    }
+
+    /** @return family IDs in .fam order */
+    public List<String> fids() {
+        return fids;
+    }
+
+    /** @return sample IDs in .fam order */
+    public List<String> iids() {
+        return iids;
+    }
+
+    /** @return one flag per .bim variant: 1 autosomal (used), 0 skipped */
+    public byte[] use() {
+        return use;
+    }
+
+    /** @return variants skipped as non-autosomal */
+    public int skipped() {
+        return skipped;
+    }
+
+    /** @return the genotypes, or null after {@link #readLayout} */
+    public GenotypeBatch batch() {
+        return batch;
     }
 
     private static BufferedReader open(Path p) throws IOException {
@@ -117,7 +161,7 @@ final class BedFileset {
         return n >= 1 && n <= 22;
     }
 
-    private static byte[] readBed(Path bed, int samples, int variants) throws IOException {
+    private static byte[] readBed(Path bed, int samples, int variants, boolean rowsToo) throws IOException {
         long size;
         try {
             size = Files.size(bed);
@@ -125,7 +169,7 @@ final class BedFileset {
             throw new BadInputException(bed + ": no such file");
         }
         long expected = 3 + (long) variants * GenotypeBatch.rowBytes(samples);
-        if (expected - 3 > Integer.MAX_VALUE - 16) {
+        if (rowsToo && expected - 3 > Integer.MAX_VALUE - 16) {
             throw new BadInputException(bed + ": " + variants + " variants x " + samples + " samples need "
                 + expected + " bytes, more than one call takes (2^31 - 16); split the variants");
         }
@@ -147,6 +191,9 @@ final class BedFileset {
                 throw new BadInputException(bed + ": " + size + " bytes, expected " + expected + " (3 + "
                     + variants + " variants from the .bim x " + GenotypeBatch.rowBytes(samples)
                     + " bytes for " + samples + " samples from the .fam)");
+            }
+            if (!rowsToo) {
+                return null;
             }
             byte[] rows = new byte[(int) (expected - 3)];
             if (in.readNBytes(rows, 0, rows.length) != rows.length) {

@@ -22,18 +22,28 @@ import org.dpaccel.distance.GenotypeBatch;
  * -> missing (01); phased {@code |} is fine. Records on chromosomes other than 1-22 are skipped
  * and counted, and their calls not read (haploid X and Y calls need no checks). Errors name the
  * file and line: a record with the wrong column count, a multi-allelic record, a bad GT (with
- * the sample), no FORMAT/GT, no samples, no usable records.
+ * the sample), no FORMAT/GT, no samples, no usable records. Public for dpaccel-spark, whose
+ * driver reads a VCF here once and broadcasts its rows.
  */
-final class VcfGenotypes {
+public final class VcfGenotypes {
     final List<String> iids = new ArrayList<>();
     byte[] use;
     int skipped;
     GenotypeBatch batch;
+    private byte[] rows;
 
     private VcfGenotypes() {
     }
 
-    static VcfGenotypes read(Path vcf) throws IOException {
+    /**
+     * Reads a VCF.
+     *
+     * @param vcf plain, gzip or bgzip
+     * @return the samples, use flags and .bed rows
+     * @throws IOException if the file cannot be read
+     * @throws RuntimeException (BadInputException) naming the file, line and sample
+     */
+    public static VcfGenotypes read(Path vcf) throws IOException {
         VcfGenotypes r = new VcfGenotypes();
         try (BufferedReader in = open(vcf)) {
             r.parse(in, vcf.toString());
@@ -125,7 +135,28 @@ final class VcfGenotypes {
         for (int v = 0; v < variants; v++) {
             use[v] = flags.get(v);
         }
-        batch = GenotypeBatch.of(n, variants, Arrays.copyOf(rows, variants * rowBytes), use);
+        this.rows = Arrays.copyOf(rows, variants * rowBytes);
+        batch = GenotypeBatch.of(n, variants, this.rows, use);
+    }
+
+    /** @return sample IDs in header order (also the FIDs) */
+    public List<String> iids() {
+        return iids;
+    }
+
+    /** @return one flag per record: 1 autosomal (used), 0 skipped */
+    public byte[] use() {
+        return use;
+    }
+
+    /** @return records skipped as non-autosomal */
+    public int skipped() {
+        return skipped;
+    }
+
+    /** @return the .bed body: one row of (samples + 3) / 4 bytes per record, .bed coding */
+    public byte[] rows() {
+        return rows;
     }
 
     private static int gtIndex(String format, String name, long no) {
