@@ -35,6 +35,7 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
     if (dpa_jni_register_xdrop(env, dpa_jni.natives) != 0) return JNI_ERR;
     if (dpa_jni_register_pdhmm(env, dpa_jni.natives) != 0) return JNI_ERR;
     if (dpa_jni_register_papara(env, dpa_jni.natives) != 0) return JNI_ERR;
+    if (dpa_jni_register_hmm(env, dpa_jni.natives) != 0) return JNI_ERR;
     return JNI_VERSION_1_8;
 }
 

@@ -62,5 +62,6 @@ int dpa_jni_register_distance(JNIEnv *env, jclass natives);
 int dpa_jni_register_xdrop(JNIEnv *env, jclass natives);
 int dpa_jni_register_pdhmm(JNIEnv *env, jclass natives);
 int dpa_jni_register_papara(JNIEnv *env, jclass natives);
+int dpa_jni_register_hmm(JNIEnv *env, jclass natives);
 
 #endif

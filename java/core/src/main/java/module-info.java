@@ -3,7 +3,7 @@
  * AVX2/AVX-512 CPUs, through a native library bundled in the jar.
  *
  * <p>Entry points: {@link org.dpaccel.DpaContext} and the workload packages
- * {@link org.dpaccel.pairhmm}, {@link org.dpaccel.sw}, {@link org.dpaccel.distance}, {@link org.dpaccel.xdrop} and {@link org.dpaccel.papara}; {@link org.dpaccel.gatk} implements
+ * {@link org.dpaccel.pairhmm}, {@link org.dpaccel.sw}, {@link org.dpaccel.distance}, {@link org.dpaccel.xdrop}, {@link org.dpaccel.papara} and {@link org.dpaccel.hmm}; {@link org.dpaccel.gatk} implements
  * GATK's native bindings. {@code org.dpaccel.internal} (native loading and the JNI
  * declarations) is not exported.
  *
@@ -25,4 +25,5 @@ module org.dpaccel {
     exports org.dpaccel.xdrop;
     exports org.dpaccel.pdhmm;
     exports org.dpaccel.papara;
+    exports org.dpaccel.hmm;
 }

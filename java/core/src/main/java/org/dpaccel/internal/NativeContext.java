@@ -275,6 +275,43 @@ public final class NativeContext implements AutoCloseable {
     }
 
     /**
+     * HMMER3 filters of every (model, sequence) pair (see {@code HmmFilter}). Both the context
+     * and the profiles are held open for the whole call.
+     *
+     * @param profiles the loaded models
+     * @param residues the sequences, concatenated
+     * @param lengths length of each sequence
+     * @param dparams F1, F2
+     * @param iparams bias filter (1/0), all scores (1/0), backend code (-1 = the context's)
+     * @param bits 3 per pair: MSV, bias, Viterbi bits
+     * @param pvalues 3 per pair, same order
+     * @param flags 4 per pair: pass MSV, pass bias, pass Viterbi, computed mask
+     * @param stats filled with pairs, cells, GPU pairs, passed MSV / bias / Viterbi, ISA code
+     * @throws IllegalStateException if the context or the profiles are closed
+     */
+    public void hmmFilterCompute(NativeHmmProfiles profiles, byte[] residues, int[] lengths, double[] dparams,
+        int[] iparams, float[] bits, double[] pvalues, byte[] flags, long[] stats) {
+        Objects.requireNonNull(profiles, "profiles");
+        nonNull(residues, flags);
+        nonNull(lengths, iparams);
+        Objects.requireNonNull(dparams, "dparams");
+        Objects.requireNonNull(bits, "bits");
+        Objects.requireNonNull(pvalues, "pvalues");
+        Objects.requireNonNull(stats, "stats");
+        long h = enter();
+        try {
+            long p = profiles.enter();
+            try {
+                Natives.hmmFilterCompute(h, p, residues, lengths, dparams, iparams, bits, pvalues, flags, stats);
+            } finally {
+                profiles.exit();
+            }
+        } finally {
+            exit();
+        }
+    }
+
+    /**
      * PaPaRa profile shape: edges and sites (no context needed, but checked open like the rest).
      *
      * @param parent parent per node

@@ -92,6 +92,26 @@ final class Natives {
     static native void paparaScore(long handle, byte[] profiles, int numProfiles, long numSites,
         byte[] masks, int[] lengths, int[] params, int[] scores, int[] best, long[] stats);
 
+    /*
+     * HMMER3 filters. Profiles handles are owned by NativeHmmProfiles. describe returns the
+     * NAMEs and fills lengths (LENG). compute: dparams {F1, F2}; iparams {bias, allScores,
+     * backend}; per (model, sequence), model-major: bits and pvalues 3 each {msv, bias, vit},
+     * flags 4 {passMsv, passBias, passVit, computed}; stats {pairs, cells, gpuPairs, passedMsv,
+     * passedBias, passedVit, isa}.
+     */
+    static native long hmmLoadFile(String path);
+
+    static native long hmmLoadBuffer(byte[] text);
+
+    static native void hmmFree(long profiles);
+
+    static native int hmmCount(long profiles);
+
+    static native String[] hmmDescribe(long profiles, int[] lengths);
+
+    static native void hmmFilterCompute(long handle, long profiles, byte[] residues, int[] lengths,
+        double[] dparams, int[] iparams, float[] bits, double[] pvalues, byte[] flags, long[] stats);
+
     /* Called from native code, on the calling Java thread, with library log messages. */
     static void log(int level, String message) {
         Level l = level >= 3 ? Level.ERROR : level == 2 ? Level.WARNING : level == 1 ? Level.INFO : Level.DEBUG;
