@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
 
 import org.dpaccel.bench.data.InputFormatException;
 import org.dpaccel.xdrop.XdropBatch;
@@ -29,7 +30,20 @@ final class XdropInputs {
     record Seed(String id, int query, int qpos, int target, int tpos, int len, boolean reverse) {
     }
 
+    /** X-drop's sequences: letters only, 1 to XdropBatch.MAX_LENGTH. */
     static Fasta readFasta(BufferedReader in, String source) throws IOException {
+        return readFasta(in, source, c -> (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'), "is not a letter",
+            XdropBatch.MAX_LENGTH, false);
+    }
+
+    /**
+     * FASTA with the caller's rules (also used by {@code dpaccel hmm-filter}): {@code allowed}
+     * accepts each sequence character (else "character N at column C " + {@code notAllowed}),
+     * sequences hold at most {@code maxLength} characters, and empty ones are an error unless
+     * {@code allowEmpty}.
+     */
+    static Fasta readFasta(BufferedReader in, String source, IntPredicate allowed, String notAllowed, int maxLength,
+        boolean allowEmpty) throws IOException {
         List<String> names = new ArrayList<>();
         List<byte[]> seqs = new ArrayList<>();
         Map<String, Integer> index = new HashMap<>();
@@ -40,7 +54,7 @@ final class XdropInputs {
         for (int ln = 1; (line = in.readLine()) != null; ln++) {
             if (line.startsWith(">")) {
                 if (cur != null) {
-                    seqs.add(finish(cur, source, headerLine, names.get(names.size() - 1)));
+                    seqs.add(finish(cur, source, headerLine, names.get(names.size() - 1), allowEmpty));
                 }
                 String name = line.substring(1).strip().split("[ \t]", 2)[0];
                 if (name.isEmpty()) {
@@ -66,19 +80,19 @@ final class XdropInputs {
             }
             for (int k = 0; k < s.length(); k++) {
                 char c = s.charAt(k);
-                if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))) {
+                if (!allowed.test(c)) {
                     throw new InputFormatException(source, ln, "sequence", "character " + (int) c + " at column "
-                        + (k + 1) + " is not a letter");
+                        + (k + 1) + " " + notAllowed);
                 }
             }
-            if (cur.size() + (long) s.length() > XdropBatch.MAX_LENGTH) {
+            if (cur.size() + (long) s.length() > maxLength) {
                 throw new InputFormatException(source, ln, "sequence", "sequence '" + names.get(names.size() - 1)
-                    + "' is longer than the maximum " + XdropBatch.MAX_LENGTH);
+                    + "' is longer than the maximum " + maxLength);
             }
             cur.write(s.getBytes(StandardCharsets.ISO_8859_1));
         }
         if (cur != null) {
-            seqs.add(finish(cur, source, headerLine, names.get(names.size() - 1)));
+            seqs.add(finish(cur, source, headerLine, names.get(names.size() - 1), allowEmpty));
         }
         if (names.isEmpty()) {
             throw new InputFormatException(source, 0, null, "no sequences");
@@ -86,9 +100,9 @@ final class XdropInputs {
         return new Fasta(names, seqs, index);
     }
 
-    private static byte[] finish(ByteArrayOutputStream cur, String source, int line, String name)
+    private static byte[] finish(ByteArrayOutputStream cur, String source, int line, String name, boolean allowEmpty)
         throws InputFormatException {
-        if (cur.size() == 0) {
+        if (cur.size() == 0 && !allowEmpty) {
             throw new InputFormatException(source, line, "sequence", "sequence '" + name + "' is empty");
         }
         return cur.toByteArray();
