@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.concurrent.Callable;
 
 import org.dpaccel.bench.workload.DistanceBench;
+import org.dpaccel.bench.workload.HmmFilterBench;
 import org.dpaccel.bench.workload.WorkloadBench;
 import org.dpaccel.bench.workload.WorkloadBenchRunner;
 import org.dpaccel.bench.workload.XdropBench;
@@ -21,7 +22,7 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
     subcommands = {BenchCommand.PairHmm.class, GenVectorsCommand.class, BenchCommand.Xdrop.class,
-        BenchCommand.Distance.class},
+        BenchCommand.Distance.class, BenchCommand.HmmFilterBenchCommand.class},
     description = {"What dpaccel does on this machine: the PairHMM benchmark (the default; same as 'bench pairhmm') on "
         + "every backend, with a correctness check against the scalar double reference; a table on stdout, "
         + "report.html, JSON, CSV and plots in --out.",
@@ -162,6 +163,62 @@ final class BenchCommand implements Callable<Integer> {
                 throw new ParameterException(common.spec.commandLine(), e.getMessage());
             }
             return runWorkload(parent.top, common, b, opts.settings(common, size, parent.top.args));
+        }
+    }
+
+    @Command(name = "hmm-filter", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
+        description = {"HMMER3 filters (MSV, bias, Viterbi filter; docs/hmm-filter.md) on every CPU backend: "
+            + "generated models x generated proteins, every result checked bit for bit against the scalar "
+            + "backend; rate = model nodes x residues per second. No CUDA kernels yet: the cuda row is left out.",
+            "Exit status: 0 every backend equals scalar, 1 a backend differs, 2 usage error."})
+    static final class HmmFilterBenchCommand implements Callable<Integer> {
+        @ParentCommand
+        BenchCommand parent;
+
+        @Mixin
+        CommonOptions common;
+
+        @Mixin
+        WorkloadBenchOptions opts;
+
+        @Option(names = "--size", paramLabel = "SEQS", defaultValue = "2000", description = "target proteins (default: 2000)")
+        int size;
+
+        @Option(names = "--models", paramLabel = "N", defaultValue = "20", description = "generated models, M 50..600 "
+            + "(default: 20)")
+        int models;
+
+        @Option(names = "--F1", paramLabel = "P", defaultValue = "0.02", description = "MSV / bias threshold (default 0.02)")
+        double f1;
+
+        @Option(names = "--F2", paramLabel = "P", defaultValue = "1e-3", description = "Viterbi threshold (default 1e-3)")
+        double f2;
+
+        @Option(names = "--nobias", description = "no bias filter")
+        boolean nobias;
+
+        @Override
+        public Integer call() throws IOException {
+            HmmFilterBench b;
+            try {
+                b = new HmmFilterBench(models, new org.dpaccel.hmm.HmmFilterParams(f1, f2, !nobias, false));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(common.spec.commandLine(), e.getMessage());
+            }
+            WorkloadBenchRunner.Settings s = opts.settings(common, size, parent.top.args);
+            // the workload has no CUDA kernels (a GPU-forced call is NO_DEVICE): leave the row out
+            java.util.List<String> names = new java.util.ArrayList<>(WorkloadBenchRunner.parseBackends(s.backends));
+            if (names.remove("cuda") && !common.quiet) {
+                parent.top.err.println("dpaccel bench hmm-filter: no CUDA kernels for this workload yet: cuda left out");
+            }
+            if (names.isEmpty()) {
+                throw new ParameterException(common.spec.commandLine(), "no backend left to run (hmm-filter has no "
+                    + "CUDA kernels yet)");
+            }
+            s.backends = String.join(",", names);
+            try (b) {
+                return runWorkload(parent.top, common, b, s);
+            }
         }
     }
 }

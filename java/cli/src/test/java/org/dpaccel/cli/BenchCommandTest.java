@@ -66,4 +66,22 @@ class BenchCommandTest {
         r = Cli.run("bench", "xdrop", "--backend", "gpu", "--backends", "cuda");
         assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
     }
+
+    @Test
+    void hmmFilterSubcommandChecksCpuBackendsAndLeavesCudaOut(@TempDir Path dir) throws IOException {
+        Path table = dir.resolve("h.txt");
+        Cli.Result r = Cli.run("bench", "hmm-filter", "--size", "30", "--models", "3", "--threads", "1", "--reps", "1",
+            "--warmup", "0", "-o", table.toString());
+        assertEquals(ExitCodes.OK, r.rc(), r.toString());
+        String t = Files.readString(table);
+        assertTrue(t.contains("Gcells/s") && t.contains("scalar") && t.contains("RESULT: every backend that ran equals "
+            + "scalar") && !t.contains("\ncuda"), t);
+        assertTrue(r.err().contains("cuda left out"), r.toString());
+        r = Cli.run("bench", "hmm-filter", "--backends", "cuda");
+        assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
+        r = Cli.run("bench", "hmm-filter", "--models", "0");
+        assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
+        r = Cli.run("bench", "hmm-filter", "--F1", "2");
+        assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
+    }
 }
