@@ -45,10 +45,10 @@ class HmmFilterApiTest {
     }
 
     static long freshSeed(String test) {
-        String fixed = System.getenv("DPACCEL_TEST_SEED");
+        String fixed = System.getenv("DPA_TEST_SEED");
         long seed = fixed != null && !fixed.isEmpty() ? Long.parseLong(fixed) : 1 + Math.floorMod(System.nanoTime(), 4_000_000L);
         // gen_hmm_testdata.py seeds hmmbuild with seed * 1000 + m + 1, a uint32
-        System.out.println(test + ": seed " + seed + " (DPACCEL_TEST_SEED=" + seed + " repeats it)");
+        System.out.println(test + ": seed " + seed + " (DPA_TEST_SEED=" + seed + " repeats it)");
         return seed;
     }
 
