@@ -84,6 +84,9 @@ final class HmmFilterCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(common.spec.commandLine(), e.getMessage().replace("HMM filter parameter ", "--"));
         }
+        if (Files.isDirectory(hmm)) {
+            throw new BadInputException(hmm + ": is a directory");
+        }
         if (!Files.isRegularFile(hmm)) {
             throw new BadInputException(hmm + ": no such file");
         }

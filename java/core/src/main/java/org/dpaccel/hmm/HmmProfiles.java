@@ -57,7 +57,7 @@ public final class HmmProfiles implements AutoCloseable {
     }
 
     /**
-     * NAME of model {@code i}.
+     * NAME of model {@code i} (bytes outside printable ASCII shown as {@code ?}).
      *
      * @param i model index, in file order
      * @return the name

@@ -218,6 +218,14 @@ class HmmFilterApiTest {
     }
 
     @Test
+    void nonAsciiNameBytesBecomeQuestionMarks() {
+        byte[] text = HmmTestData.tinyModel("caf\u00e9", 2).getBytes(StandardCharsets.UTF_8); // 2 bytes: c3 a9
+        try (HmmProfiles p = HmmProfiles.load(text)) {
+            assertEquals("caf??", p.name(0));
+        }
+    }
+
+    @Test
     void badInputNamesWhatAndWhere(@TempDir Path dir) throws Exception {
         HmmSeqBatch.Builder bb = HmmSeqBatch.builder();
         bb.add("ok", "ACD");
