@@ -214,6 +214,15 @@ class HmmFilterCommandTest {
     }
 
     @Test
+    void helpListsTheOptions() {
+        Cli.Result r = Cli.run("hmm-filter", "--help");
+        assertEquals(ExitCodes.OK, r.rc(), r.toString());
+        for (String o : new String[] { "--hmm", "--seqs", "--F1", "--F2", "--nobias", "--all-scores", "--output" }) {
+            assertTrue(r.out().contains(o), o + "\n" + r);
+        }
+    }
+
+    @Test
     void badOptionsExitTwo(@TempDir Path dir) throws IOException {
         Path hmm = write(dir, "m.hmm", tinyModel("one", 2));
         Path f = write(dir, "s.fa", ">a\nMKV\n");
