@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * org.dpaccel.hmm through JNI: on seeded models from pyhmmer's hmmbuild (fresh seed per run,
  * printed), every result of the context's SIMD kernels equals the scalar reference context's, and
- * (with DPACCEL_HMM_ORACLE) the P-values equal HMMER 3.4's own, the pass flags follow from them by
+ * (with DPACCEL_HMM_ORACLE) the bit scores and P-values equal HMMER 3.4's own, the pass flags follow from them by
  * hmmsearch's rules; bad input names index, name and field; closed handles throw.
  */
 class HmmFilterApiTest {
@@ -170,6 +170,12 @@ class HmmFilterApiTest {
                     }
                     double vitP = prm.biasFilter() ? o.vitP() : o.vitPNobias();
                     assertEquals(o.msvP(), r.msvPvalue(m, s), 0.0, at);
+                    float nullVit = prm.biasFilter() ? o.filtersc() : o.nullsc();
+                    assertEquals(HmmTestData.OracleRow.bits(o.usc(), o.nullsc()), r.msvBits(m, s), 0.0f, at);
+                    assertEquals(HmmTestData.OracleRow.bits(o.vfsc(), nullVit), r.vitBits(m, s), 0.0f, at);
+                    if (prm.biasFilter()) {
+                        assertEquals(HmmTestData.OracleRow.bits(o.usc(), o.filtersc()), r.biasBits(m, s), 0.0f, at);
+                    }
                     if (prm.biasFilter()) {
                         assertEquals(o.biasP(), r.biasPvalue(m, s), 0.0, at);
                     } else {

@@ -119,7 +119,12 @@ final class HmmTestData {
     }
 
     /** One row of native/tests/oracles/hmm_oracle.c (HMMER 3.4 run stage by stage). */
-    record OracleRow(int model, int seq, int length, double msvP, double biasP, double vitP, double vitPNobias) {
+    record OracleRow(int model, int seq, int length, float usc, float nullsc, float filtersc, float vfsc, double msvP,
+        double biasP, double vitP, double vitPNobias) {
+        /** hmmsearch's bit score of a raw score against a null score, as p7_Pipeline computes it. */
+        static float bits(float sc, float nullsc) {
+            return (float) ((double) (sc - nullsc) / 0.69314718055994529);
+        }
     }
 
     static double hex(String s) {
@@ -145,12 +150,13 @@ final class HmmTestData {
             }
             String[] t = line.split("\t");
             if (t.length == 3) { // length 0: no scores
-                rows.add(new OracleRow(Integer.parseInt(t[0]), Integer.parseInt(t[1]), 0, 0, 0, 0, 0));
+                rows.add(new OracleRow(Integer.parseInt(t[0]), Integer.parseInt(t[1]), 0, 0, 0, 0, 0, 0, 0, 0, 0));
                 continue;
             }
             // mi si L usc nullsc filtersc vfsc msvP biasP vitP vitP_nobias
-            rows.add(new OracleRow(Integer.parseInt(t[0]), Integer.parseInt(t[1]), Integer.parseInt(t[2]), hex(t[7]),
-                hex(t[8]), hex(t[9]), hex(t[10])));
+            rows.add(new OracleRow(Integer.parseInt(t[0]), Integer.parseInt(t[1]), Integer.parseInt(t[2]),
+                (float) hex(t[3]), (float) hex(t[4]), (float) hex(t[5]), (float) hex(t[6]), hex(t[7]), hex(t[8]), hex(t[9]),
+                hex(t[10])));
         }
         return rows;
     }
