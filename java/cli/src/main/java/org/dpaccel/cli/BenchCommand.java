@@ -206,8 +206,8 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     @Command(name = "papara", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
-        description = {"PaPaRa 2 read scoring (docs/papara.md) on every backend: a generated tree, alignment and reads; "
-            + "profiles built once, the scoring timed and every result (best score, edge, ties and the whole score "
+        description = {"PaPaRa 2 read scoring (docs/papara.md) on every backend: a generated tree, alignment and "
+            + "reads; profiles built once, the scoring timed and every result (best score, edge, ties and the whole score "
             + "matrix) checked against the scalar backend; GCUPS = profiles x sites x read bases per second.",
             "Exit status: 0 every backend equals scalar, 1 a backend differs, 2 usage error."})
     static final class Papara implements Callable<Integer> {

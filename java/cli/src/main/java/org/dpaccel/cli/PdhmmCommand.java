@@ -40,8 +40,8 @@ final class PdhmmCommand implements Callable<Integer> {
     /** Mismatching pairs listed on stderr by --check. */
     static final int LISTED = 10;
 
-    private static final Pattern NATIVE_PAIR = Pattern.compile("pdhmm batch: pair (\\d+): (.*?)(?: \\(DPA_ERR_\\w+\\))?$",
-        Pattern.DOTALL);
+    private static final Pattern NATIVE_PAIR =
+        Pattern.compile("pdhmm batch: pair (\\d+): (.*?)(?: \\(DPA_ERR_\\w+\\))?$", Pattern.DOTALL);
 
     @ParentCommand
     DpaccelCommand top;

@@ -21,8 +21,8 @@ import org.dpaccel.papara.PaparaResults;
  * lengths, mean 0.1); an alignment of {@code columns} columns evolved down it (substitutions
  * with probability 1 - e^-t per branch, 2% deletions inherited by the subtree, one column in
  * seven an insertion present only below a random node, a few N, {@code ?} and lower-case
- * characters); {@code size} reads of 100-150 bases cut from the ungapped tip sequences with 1%
- * substitutions, 0.6% 1-base indels, 0.5% N (dropped, as PaPaRa's read filter drops them) and
+ * characters); {@code size} reads of 100-150 bases cut from the ungapped tip sequences with 1% of
+ * bases redrawn at random, 0.6% 1-base indels, 0.5% N (dropped, as PaPaRa's read filter drops them) and
  * 0.3% IUPAC codes. The profiles are built once, before timing, on a scalar-only context; the
  * timed call is the scoring ({@code Papara.score}), which is what differs between backends.
  * Work = cells (profiles x sites x read bases). The comparison is exact: every read's best score,
@@ -238,7 +238,8 @@ public final class PaparaBench implements WorkloadBench<PaparaBench.Input, Papar
 
     @Override
     public String describe(Input in) {
-        return in.reads().length + " reads (" + in.readBases() + " bases) x " + in.ref().numEdges() + " edge profiles of "
+        return in.reads().length + " reads (" + in.readBases() + " bases) x " + in.ref().numEdges()
+            + " edge profiles of "
             + in.ref().numSites() + " sites (" + in.taxa() + " taxa, " + in.columns() + " columns), gap model "
             + model.name().toLowerCase(java.util.Locale.ROOT) + ", scoring " + params.gapOpen() + ":"
             + params.gapExtend() + ":" + params.match() + ":" + params.matchCgap()

@@ -14,7 +14,7 @@ import org.dpaccel.pdhmm.PdhmmBatch;
  * letter and one or two alternatives in the PD bits, about one per 60 bp; deletions of 1-8 bases,
  * DEL_START before the run and DEL_END on its last base, about one per 200 bp) and differ at a
  * few determined SNPs, and 10-40 reads of 100-150 bp drawn from them, taking either allele at
- * the undetermined sites, with 1% substitutions and 0.2% N; base qualities 20-40 (one in 20:
+ * the undetermined sites, with 1% of bases redrawn at random and 0.2% N; base qualities 20-40 (one in 20:
  * 2-19), insertion and deletion penalties 45 (GATK's default), gap continuation 10. Every read
  * is paired with every haplotype of its region, as GATK does, until {@code size} pairs. Work =
  * read x haplotype cells. The kernels are documented bit-identical on every backend, so the
@@ -105,7 +105,7 @@ public final class PdhmmBench implements WorkloadBench<PdhmmBench.Input, double[
     /**
      * A read of about {@code len} bases from a haplotype: at an undetermined SNP it carries one of
      * the site's letters, across an undetermined deletion it takes either branch (the alleles
-     * the PDHMM has to choose between); 1% substitutions, 0.2% N.
+     * the PDHMM has to choose between); 1% of bases redrawn at random, 0.2% N.
      *
      * @return bases, base qualities, insertion, deletion and gap-continuation penalties
      */
@@ -169,7 +169,8 @@ public final class PdhmmBench implements WorkloadBench<PdhmmBench.Input, double[
 
     @Override
     public String describe(Input in) {
-        return in.batch().size() + " pairs in " + in.regions() + " regions (reads of up to 100-150 bp x haplotypes of 300-400 bp), "
+        return in.batch().size() + " pairs in " + in.regions()
+            + " regions (reads of up to 100-150 bp x haplotypes of 300-400 bp), "
             + "rows=" + in.rows().name().toLowerCase(java.util.Locale.ROOT);
     }
 
