@@ -53,4 +53,16 @@ class BenchPluginsCommandTest {
             assertEquals(ExitCodes.BAD_INPUT, r.rc(), String.join(" ", bad) + "\n" + r);
         }
     }
+
+    @Test
+    void helpNamesTheOptions() {
+        Cli.Result r = Cli.run("bench", "pdhmm", "--help");
+        assertEquals(ExitCodes.OK, r.rc(), r.toString());
+        assertTrue(r.out().startsWith("Usage: dpaccel bench pdhmm") && r.out().contains("--rows"), r.toString());
+        r = Cli.run("bench", "papara", "--help");
+        assertEquals(ExitCodes.OK, r.rc(), r.toString());
+        assertTrue(r.out().contains("--taxa") && r.out().contains("--best-only"), r.toString());
+        r = Cli.run("bench", "--help");
+        assertTrue(r.out().contains("pdhmm") && r.out().contains("papara"), r.toString());
+    }
 }

@@ -70,6 +70,27 @@ class PdhmmCommandTest {
         assertEquals(990, r.lines().length);
     }
 
+    /**
+     * The GPU backend gives the CPU's bits on GKL's file (docs/pdhmm.md: bit-identical kernels);
+     * without a usable GPU it exits 1 with the library's reason and writes nothing.
+     */
+    @Test
+    void gpuBackendGivesTheCpuBitsOrFailsCleanly(@TempDir Path dir) throws IOException {
+        Path f = gklFile();
+        Cli.Result cpu = Cli.run("pdhmm", "--backend", "cpu", f.toString());
+        assertEquals(ExitCodes.OK, cpu.rc(), cpu.toString());
+        Path out = dir.resolve("gpu.tsv");
+        Cli.Result gpu = Cli.run("pdhmm", "--backend", "gpu", "--check", "-o", out.toString(), f.toString());
+        if (gpu.rc() == ExitCodes.OK) {
+            assertEquals(cpu.out(), Files.readString(out), "GPU values differ from the CPU's");
+        } else {
+            System.out.println("pdhmm --backend gpu: no GPU here: " + gpu.err().strip());
+            assertEquals(ExitCodes.INTERNAL, gpu.rc(), gpu.toString());
+            assertTrue(gpu.err().startsWith("dpaccel pdhmm: "), gpu.toString());
+            assertEquals(0, Cli.strayFiles(dir), "no output file without a result");
+        }
+    }
+
     @Test
     void handDerivedSingleBase(@TempDir Path dir) throws IOException {
         // 'A' vs 'A', base quality 30 ('?'), gap penalties 30, gcp 10 ('+'): one match cell,
@@ -142,6 +163,57 @@ class PdhmmCommandTest {
         assertTrue(r.err().contains("bad.txt") && r.err().contains(want), "want '" + want + "'\n" + r);
         assertEquals("", r.out());
         assertEquals(0, Cli.strayFiles(dir, f), "no output file, no temporary left");
+    }
+
+    /**
+     * Mutated copies of GKL's lines (fresh seed, printed): the reader either returns pairs that
+     * satisfy every rule it promises or throws InputFormatException, never anything else.
+     */
+    @Test
+    void mutatedLinesGiveFormatErrorsOnly() throws IOException {
+        List<String> lines = Files.readAllLines(gklFile(), StandardCharsets.US_ASCII).subList(0, 40);
+        long seed = System.nanoTime();
+        System.out.println("mutatedLinesGiveFormatErrorsOnly seed " + seed);
+        java.util.Random rng = new java.util.Random(seed);
+        String alphabet = "\t[],-0123456789 ACGTNacgtR!~#?+e.\u00ff";
+        int ok = 0, refused = 0;
+        for (int it = 0; it < 3000; it++) {
+            StringBuilder text = new StringBuilder();
+            int target = rng.nextInt(lines.size()); // one line mutated, 1-3 edits
+            for (int k = 0; k < lines.size(); k++) {
+                StringBuilder b = new StringBuilder(lines.get(k));
+                for (int m = k == target ? 1 + rng.nextInt(3) : 0; m > 0 && b.length() > 0; m--) {
+                    int at = rng.nextInt(b.length());
+                    switch (rng.nextInt(3)) {
+                        case 0 -> b.deleteCharAt(at);
+                        case 1 -> b.insert(at, alphabet.charAt(rng.nextInt(alphabet.length())));
+                        default -> b.setCharAt(at, alphabet.charAt(rng.nextInt(alphabet.length())));
+                    }
+                }
+                text.append(b).append('\n');
+            }
+            boolean check = rng.nextBoolean();
+            try {
+                List<PdhmmInputs.Pair> pairs = PdhmmInputs.read(new java.io.BufferedReader(
+                    new java.io.StringReader(text.toString())), "m.txt", check);
+                for (PdhmmInputs.Pair p : pairs) {
+                    assertEquals(p.hap().length, p.pd().length);
+                    for (byte[] q : new byte[][] { p.qual(), p.ins(), p.del(), p.gcp() }) {
+                        assertEquals(p.read().length, q.length);
+                        for (byte x : q) {
+                            assertTrue(x >= 0, "seed " + seed);
+                        }
+                    }
+                    assertTrue(!check || !Double.isNaN(p.expected()), "seed " + seed);
+                }
+                ok++;
+            } catch (org.dpaccel.bench.data.InputFormatException e) {
+                assertTrue(e.getMessage().startsWith("m.txt line "), e.getMessage());
+                refused++;
+            }
+        }
+        System.out.println("mutated files: " + ok + " accepted, " + refused + " refused");
+        assertTrue(ok > 0 && refused > 0, ok + " accepted, " + refused + " refused");
     }
 
     @Test
