@@ -216,6 +216,35 @@ class PdhmmCommandTest {
         assertTrue(ok > 0 && refused > 0, ok + " accepted, " + refused + " refused");
     }
 
+    /** More pairs than one native call takes: order kept across chunks, errors on the right line. */
+    @Test
+    void chunksKeepOrderAndLines(@TempDir Path dir) throws IOException {
+        int n = PdhmmCommand.CHUNK_PAIRS + 5000;
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            // two kinds of pair, so a reordering would show
+            text.append(i % 3 == 0 ? "A\t[0]\tA\t?\t?\t?\t+\n" : "C\t[0]\tA\t?\t?\t?\t+\n");
+        }
+        Path f = write(dir, "many.txt", text.toString());
+        Cli.Result r = Cli.run("pdhmm", "-q", f.toString());
+        assertEquals(ExitCodes.OK, r.rc(), r.err());
+        String[] out = r.lines();
+        assertEquals(n, out.length);
+        double match = Double.parseDouble(out[0]), mismatch = Double.parseDouble(out[1]);
+        assertTrue(match > mismatch, match + " " + mismatch);
+        for (int i = 0; i < n; i++) {
+            assertEquals(i % 3 == 0 ? out[0] : out[1], out[i], "pair " + i);
+        }
+        int badLine = PdhmmCommand.CHUNK_PAIRS + 1234;
+        String[] lines = text.toString().split("\n");
+        lines[badLine - 1] = "G\t[9]\tR\t?\t?\t?\t+";
+        Path g = write(dir, "bad.txt", String.join("\n", lines) + "\n");
+        r = Cli.run("pdhmm", g.toString());
+        assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.err());
+        assertTrue(r.err().contains("bad.txt line " + badLine + ", field read-bases: read_bases[0] = 0x52"), r.err());
+        assertEquals("", r.out());
+    }
+
     @Test
     void optionsAndHelp(@TempDir Path dir) throws IOException {
         Path f = write(dir, "one.txt", "A\t[0]\tA\t?\t?\t?\t+\n");
