@@ -139,70 +139,6 @@ static dpa_status be_device_info(const dpa_cuda_backend *b, int32_t device, dpa_
     return DPA_OK;
 }
 
-static dpa_status be_pairhmm(dpa_cuda_backend *b, int32_t device, const dpa_pairhmm_batch *batch,
-                             const dpa_phmm_task *tasks, int64_t n, int32_t precision,
-                             double *out, int64_t *double_recomputes, char *err, size_t err_len)
-{
-    dpa_status status = DPA_OK;
-    dpa_cuda_err ce = { err, err_len, 0 };
-    dpa_cuda_dev *d;
-    dpa_cuda_slot *s = NULL;
-    if (!b || !batch || (n > 0 && (!tasks || !out)) || !double_recomputes) {
-        put_err(err, err_len, "dpa_cuda pairhmm: NULL argument");
-        return DPA_ERR_NULL_ARG;
-    }
-    if (device < 0 || device >= b->ndev) {
-        if (err && err_len)
-            snprintf(err, err_len, "dpa_cuda pairhmm: device %d out of range [0, %d)", device,
-                     b->ndev);
-        return DPA_ERR_INVALID_ARG;
-    }
-    if (precision != DPA_PRECISION_FLOAT_THEN_DOUBLE && precision != DPA_PRECISION_DOUBLE) {
-        put_err(err, err_len, "dpa_cuda pairhmm: precision must be 0 or 1");
-        return DPA_ERR_INVALID_ARG;
-    }
-    d = &b->devs[device];
-    if (!__atomic_load_n(&d->usable, __ATOMIC_ACQUIRE)) {
-        if (err && err_len)
-            snprintf(err, err_len, "CUDA device %d was retired after a sticky error", device);
-        return DPA_ERR_DEVICE;
-    }
-    switch (__atomic_exchange_n(&d->fault, DPA_CUDA_FAULT_NONE, __ATOMIC_ACQ_REL)) {
-    case DPA_CUDA_FAULT_OOM:
-        if (err && err_len)
-            snprintf(err, err_len, "CUDA device %d: out of memory (cudaErrorMemoryAllocation, "
-                     "injected for testing)", device);
-        return DPA_ERR_OUT_OF_MEMORY;
-    case DPA_CUDA_FAULT_STICKY:
-        dpa_cuda_retire(d);
-        if (err && err_len)
-            snprintf(err, err_len, "CUDA device %d: sticky error (cudaErrorIllegalAddress, "
-                     "injected for testing); device retired", device);
-        return DPA_ERR_DEVICE;
-    default:
-        break;
-    }
-    if (n == 0) return DPA_OK;
-    s = dpa_cuda_slot_acquire(d, n > DPA_LAT_SMALL_CALL);
-    DPA_CUDA_TRY(&ce, cudaSetDevice(d->cuda_id));
-    status = dpa_cuda_pairhmm_run(b, d, s, batch, tasks, n, precision, out, double_recomputes,
-                                  &ce);
-cleanup:
-    if (status != DPA_OK && s) {
-        /* leave the stream idle for the next user; a sticky error retires the device */
-        cudaError_t e = cudaStreamSynchronize(s->stream);
-        for (int i = 0; i < s->naux; i++) {
-            cudaError_t ea = cudaStreamSynchronize(s->aux[i]);
-            if (e == cudaSuccess) e = ea;
-        }
-        if (e != cudaSuccess && dpa_cuda_is_sticky(e)) ce.sticky = 1;
-        if (!ce.sticky) (void)cudaGetLastError();
-    }
-    if (ce.sticky) dpa_cuda_retire(d);
-    if (s) dpa_cuda_slot_release(d, s);
-    return status;
-}
-
 /* The armed test fault of device d, consumed by whichever call comes first. */
 static dpa_status take_fault(dpa_cuda_dev *d, int32_t device, const char *what, char *err,
                              size_t err_len)
@@ -224,6 +160,77 @@ static dpa_status take_fault(dpa_cuda_dev *d, int32_t device, const char *what, 
     }
 }
 
+/* Every workload entry: the device index first (before the workload's own argument checks),
+ * then, once the arguments passed, the device itself (not retired, the armed test fault
+ * consumed), and after the run leave_slot. */
+static dpa_status check_index(const dpa_cuda_backend *b, int32_t device, const char *what,
+                              char *err, size_t err_len)
+{
+    if (device >= 0 && device < b->ndev) return DPA_OK;
+    if (err && err_len)
+        snprintf(err, err_len, "dpa_cuda %s: device %d out of range [0, %d)", what, device,
+                 b->ndev);
+    return DPA_ERR_INVALID_ARG;
+}
+
+static dpa_status take_device(dpa_cuda_backend *b, int32_t device, const char *what,
+                              dpa_cuda_dev **out, char *err, size_t err_len)
+{
+    dpa_cuda_dev *d = &b->devs[device];
+    *out = d;
+    if (!__atomic_load_n(&d->usable, __ATOMIC_ACQUIRE)) {
+        if (err && err_len)
+            snprintf(err, err_len, "CUDA device %d was retired after a sticky error", device);
+        return DPA_ERR_DEVICE;
+    }
+    return take_fault(d, device, what, err, err_len);
+}
+
+/* A failed call leaves its streams idle for the next user of the slot; a sticky error
+ * retires the device. Then the slot goes back to the pool. */
+static void leave_slot(dpa_cuda_dev *d, dpa_cuda_slot *s, dpa_status status, dpa_cuda_err *ce)
+{
+    if (status != DPA_OK) {
+        cudaError_t e = cudaStreamSynchronize(s->stream);
+        for (int i = 0; i < s->naux; i++) {
+            cudaError_t ea = cudaStreamSynchronize(s->aux[i]);
+            if (e == cudaSuccess) e = ea;
+        }
+        if (e != cudaSuccess && dpa_cuda_is_sticky(e)) ce->sticky = 1;
+        if (!ce->sticky) (void)cudaGetLastError();
+    }
+    if (ce->sticky) dpa_cuda_retire(d);
+    dpa_cuda_slot_release(d, s);
+}
+
+static dpa_status be_pairhmm(dpa_cuda_backend *b, int32_t device, const dpa_pairhmm_batch *batch,
+                             const dpa_phmm_task *tasks, int64_t n, int32_t precision,
+                             double *out, int64_t *double_recomputes, char *err, size_t err_len)
+{
+    dpa_status status = DPA_OK;
+    dpa_cuda_err ce = { err, err_len, 0 };
+    dpa_cuda_dev *d;
+    dpa_cuda_slot *s = NULL;
+    if (!b || !batch || (n > 0 && (!tasks || !out)) || !double_recomputes) {
+        put_err(err, err_len, "dpa_cuda pairhmm: NULL argument");
+        return DPA_ERR_NULL_ARG;
+    }
+    if ((status = check_index(b, device, "pairhmm", err, err_len)) != DPA_OK) return status;
+    if (precision != DPA_PRECISION_FLOAT_THEN_DOUBLE && precision != DPA_PRECISION_DOUBLE) {
+        put_err(err, err_len, "dpa_cuda pairhmm: precision must be 0 or 1");
+        return DPA_ERR_INVALID_ARG;
+    }
+    if ((status = take_device(b, device, "pairhmm", &d, err, err_len)) != DPA_OK) return status;
+    if (n == 0) return DPA_OK;
+    s = dpa_cuda_slot_acquire(d, n > DPA_LAT_SMALL_CALL);
+    DPA_CUDA_TRY(&ce, cudaSetDevice(d->cuda_id));
+    status = dpa_cuda_pairhmm_run(b, d, s, batch, tasks, n, precision, out, double_recomputes,
+                                  &ce);
+cleanup:
+    leave_slot(d, s, status, &ce);
+    return status;
+}
+
 static dpa_status be_sw(dpa_cuda_backend *b, int32_t device, const dpa_sw_batch *batch,
                         const dpa_sw_params *params, const int32_t *pairs, int64_t n,
                         char *cigars, const int64_t *slots, int32_t *cigar_lengths,
@@ -240,34 +247,17 @@ static dpa_status be_sw(dpa_cuda_backend *b, int32_t device, const dpa_sw_batch 
         return DPA_ERR_NULL_ARG;
     }
     *exact_matches = 0;
-    if (device < 0 || device >= b->ndev) {
-        if (err && err_len)
-            snprintf(err, err_len, "dpa_cuda sw: device %d out of range [0, %d)", device, b->ndev);
-        return DPA_ERR_INVALID_ARG;
-    }
+    if ((status = check_index(b, device, "sw", err, err_len)) != DPA_OK) return status;
     if (params->overhang < DPA_SW_OVERHANG_SOFTCLIP || params->overhang > DPA_SW_OVERHANG_IGNORE) {
         put_err(err, err_len, "dpa_cuda sw: overhang must be 0..3");
         return DPA_ERR_INVALID_ARG;
     }
-    d = &b->devs[device];
-    if (!__atomic_load_n(&d->usable, __ATOMIC_ACQUIRE)) {
-        if (err && err_len)
-            snprintf(err, err_len, "CUDA device %d was retired after a sticky error", device);
-        return DPA_ERR_DEVICE;
-    }
-    if ((status = take_fault(d, device, "sw", err, err_len)) != DPA_OK) return status;
+    if ((status = take_device(b, device, "sw", &d, err, err_len)) != DPA_OK) return status;
     if (n == 0) return DPA_OK;
     s = dpa_cuda_slot_acquire(d, 1);
     status = dpa_cuda_sw_run(b, d, s, batch, params, pairs, n, cigars, slots, cigar_lengths,
                              alignment_offsets, exact_matches, &ce);
-    if (status != DPA_OK) {
-        /* leave the stream idle for the next user; a sticky error retires the device */
-        cudaError_t e = cudaStreamSynchronize(s->stream);
-        if (e != cudaSuccess && dpa_cuda_is_sticky(e)) ce.sticky = 1;
-        if (!ce.sticky) (void)cudaGetLastError();
-    }
-    if (ce.sticky) dpa_cuda_retire(d);
-    dpa_cuda_slot_release(d, s);
+    leave_slot(d, s, status, &ce);
     return status;
 }
 
@@ -282,33 +272,17 @@ static dpa_status be_pdhmm(dpa_cuda_backend *b, int32_t device, const dpa_pdhmm_
 {
     dpa_status status = DPA_OK;
     dpa_cuda_err ce = { err, err_len, 0 };
+    dpa_cuda_dev *d;
     if (!b || !batch || (n > 0 && (!pairs || !out))) {
         put_err(err, err_len, "dpa_cuda pdhmm: NULL argument");
         return DPA_ERR_NULL_ARG;
     }
-    if (device < 0 || device >= b->ndev) {
-        if (err && err_len)
-            snprintf(err, err_len, "dpa_cuda pdhmm: device %d out of range [0, %d)", device,
-                     b->ndev);
-        return DPA_ERR_INVALID_ARG;
-    }
-    dpa_cuda_dev *d = &b->devs[device];
-    if (!__atomic_load_n(&d->usable, __ATOMIC_ACQUIRE)) {
-        if (err && err_len)
-            snprintf(err, err_len, "CUDA device %d was retired after a sticky error", device);
-        return DPA_ERR_DEVICE;
-    }
-    if ((status = take_fault(d, device, "pdhmm", err, err_len)) != DPA_OK) return status;
+    if ((status = check_index(b, device, "pdhmm", err, err_len)) != DPA_OK) return status;
+    if ((status = take_device(b, device, "pdhmm", &d, err, err_len)) != DPA_OK) return status;
     if (n == 0) return DPA_OK;
     dpa_cuda_slot *s = dpa_cuda_slot_acquire(d, 1);
     status = dpa_cuda_pdhmm_run(d, s, batch, pairs, n, rows, out, &ce);
-    if (status != DPA_OK) {
-        cudaError_t e = cudaStreamSynchronize(s->stream);
-        if (e != cudaSuccess && dpa_cuda_is_sticky(e)) ce.sticky = 1;
-        if (!ce.sticky) (void)cudaGetLastError();
-    }
-    if (ce.sticky) dpa_cuda_retire(d);
-    dpa_cuda_slot_release(d, s);
+    leave_slot(d, s, status, &ce);
     return status;
 }
 
@@ -328,12 +302,7 @@ static dpa_status be_distance(dpa_cuda_backend *b, int32_t device,
         return DPA_ERR_NULL_ARG;
     }
     *pairs_done = 0;
-    if (device < 0 || device >= b->ndev) {
-        if (err && err_len)
-            snprintf(err, err_len, "dpa_cuda distance: device %d out of range [0, %d)", device,
-                     b->ndev);
-        return DPA_ERR_INVALID_ARG;
-    }
+    if ((status = check_index(b, device, "distance", err, err_len)) != DPA_OK) return status;
     if (planes->words < 0 || planes->words % 8 != 0 || planes->count < 0) {
         put_err(err, err_len, "dpa_cuda distance: planes.words must be a multiple of 8");
         return DPA_ERR_INVALID_ARG;
@@ -350,24 +319,11 @@ static dpa_status be_distance(dpa_cuda_backend *b, int32_t device,
             return DPA_ERR_INVALID_ARG;
         }
     }
-    d = &b->devs[device];
-    if (!__atomic_load_n(&d->usable, __ATOMIC_ACQUIRE)) {
-        if (err && err_len)
-            snprintf(err, err_len, "CUDA device %d was retired after a sticky error", device);
-        return DPA_ERR_DEVICE;
-    }
-    if ((status = take_fault(d, device, "distance", err, err_len)) != DPA_OK) return status;
+    if ((status = take_device(b, device, "distance", &d, err, err_len)) != DPA_OK) return status;
     if (ntiles == 0) return DPA_OK;
     s = dpa_cuda_slot_acquire(d, 1);
     status = dpa_cuda_distance_run(b, d, s, planes, tiles, ntiles, layout, out, pairs_done, &ce);
-    if (status != DPA_OK) {
-        /* leave the stream idle for the next user; a sticky error retires the device */
-        cudaError_t e = cudaStreamSynchronize(s->stream);
-        if (e != cudaSuccess && dpa_cuda_is_sticky(e)) ce.sticky = 1;
-        if (!ce.sticky) (void)cudaGetLastError();
-    }
-    if (ce.sticky) dpa_cuda_retire(d);
-    dpa_cuda_slot_release(d, s);
+    leave_slot(d, s, status, &ce);
     return status;
 }
 
@@ -383,34 +339,16 @@ static dpa_status be_xdrop(dpa_cuda_backend *b, int32_t device, const dpa_xdrop_
         put_err(err, err_len, "dpa_cuda xdrop: NULL argument");
         return DPA_ERR_NULL_ARG;
     }
-    if (device < 0 || device >= b->ndev) {
-        if (err && err_len)
-            snprintf(err, err_len, "dpa_cuda xdrop: device %d out of range [0, %d)", device,
-                     b->ndev);
-        return DPA_ERR_INVALID_ARG;
-    }
+    if ((status = check_index(b, device, "xdrop", err, err_len)) != DPA_OK) return status;
     if (params->gap >= 0 || params->xdrop < 0) {
         put_err(err, err_len, "dpa_cuda xdrop: gap must be < 0 and xdrop >= 0 (validate first)");
         return DPA_ERR_INVALID_ARG;
     }
-    d = &b->devs[device];
-    if (!__atomic_load_n(&d->usable, __ATOMIC_ACQUIRE)) {
-        if (err && err_len)
-            snprintf(err, err_len, "CUDA device %d was retired after a sticky error", device);
-        return DPA_ERR_DEVICE;
-    }
-    if ((status = take_fault(d, device, "xdrop", err, err_len)) != DPA_OK) return status;
+    if ((status = take_device(b, device, "xdrop", &d, err, err_len)) != DPA_OK) return status;
     if (n == 0) return DPA_OK;
     s = dpa_cuda_slot_acquire(d, 1);
     status = dpa_cuda_xdrop_run(b, d, s, batch, params, pairs, n, out, cells, &ce);
-    if (status != DPA_OK) {
-        /* leave the stream idle for the next user; a sticky error retires the device */
-        cudaError_t e = cudaStreamSynchronize(s->stream);
-        if (e != cudaSuccess && dpa_cuda_is_sticky(e)) ce.sticky = 1;
-        if (!ce.sticky) (void)cudaGetLastError();
-    }
-    if (ce.sticky) dpa_cuda_retire(d);
-    dpa_cuda_slot_release(d, s);
+    leave_slot(d, s, status, &ce);
     return status;
 }
 
@@ -433,34 +371,18 @@ static dpa_status be_papara(dpa_cuda_backend *b, int32_t device, const dpa_papar
     dpa_cuda_slot *s;
     dpa_status status;
     if (!b || !batch || !params || !out) return DPA_ERR_NULL_ARG;
-    if (device < 0 || device >= b->ndev) {
-        if (err && err_len)
-            snprintf(err, err_len, "dpa_cuda papara: device %d out of range [0, %d)", device, b->ndev);
-        return DPA_ERR_INVALID_ARG;
-    }
+    if ((status = check_index(b, device, "papara", err, err_len)) != DPA_OK) return status;
     if (first_profile < 0 || num_profiles < 0 || first_profile + num_profiles > batch->num_profiles ||
         first_read < 0 || num_reads < 0 || first_read + num_reads > batch->num_reads) {
         put_err(err, err_len, "dpa_cuda papara: profile or read range outside the batch");
         return DPA_ERR_INVALID_ARG;
     }
-    d = &b->devs[device];
-    if (!__atomic_load_n(&d->usable, __ATOMIC_ACQUIRE)) {
-        if (err && err_len)
-            snprintf(err, err_len, "CUDA device %d was retired after a sticky error", device);
-        return DPA_ERR_DEVICE;
-    }
-    if ((status = take_fault(d, device, "papara", err, err_len)) != DPA_OK) return status;
+    if ((status = take_device(b, device, "papara", &d, err, err_len)) != DPA_OK) return status;
     if (num_profiles == 0 || num_reads == 0) return DPA_OK;
     s = dpa_cuda_slot_acquire(d, 1);
     status = dpa_cuda_papara_run(b, d, s, batch, params, first_profile, num_profiles, first_read,
                                  num_reads, out, &ce);
-    if (status != DPA_OK) {
-        cudaError_t e = cudaStreamSynchronize(s->stream);
-        if (e != cudaSuccess && dpa_cuda_is_sticky(e)) ce.sticky = 1;
-        if (!ce.sticky) (void)cudaGetLastError();
-    }
-    if (ce.sticky) dpa_cuda_retire(d);
-    dpa_cuda_slot_release(d, s);
+    leave_slot(d, s, status, &ce);
     return status;
 }
 

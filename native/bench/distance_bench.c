@@ -3,7 +3,7 @@
  * cohort that dpa_gen_genotypes writes for the same arguments, so PLINK can run on the files
  * and this on the same genotypes (docs/distance.md, "Speed"):
  *
- *   dpa_distance_bench SAMPLES VARIANTS SEED THREADS REPS
+ *   dpa_distance_bench SAMPLES VARIANTS SEED THREADS REPS [cpu|gpu|hybrid]
  *
  * prints the median and best wall time and pair-SNPs/s = N(N-1)/2 x autosomal variants / time,
  * plus an FNV-1a checksum of the counts (equal for every ISA and thread count).
@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "dpaccel.h"
@@ -31,8 +32,8 @@ static int cmp(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s SAMPLES VARIANTS SEED THREADS REPS\n", argv[0]);
+    if (argc != 6 && argc != 7) {
+        fprintf(stderr, "usage: %s SAMPLES VARIANTS SEED THREADS REPS [cpu|gpu|hybrid]\n", argv[0]);
         return 2;
     }
     const int32_t n = (int32_t)atol(argv[1]);
@@ -51,6 +52,13 @@ int main(int argc, char **argv)
     dpa_options_init(&o);
     o.num_threads = threads;
     o.backend = DPA_BACKEND_CPU;
+    const char *be = argc > 6 ? argv[6] : "cpu";
+    if (!strcmp(be, "gpu")) o.backend = DPA_BACKEND_GPU;
+    else if (!strcmp(be, "hybrid")) o.backend = DPA_BACKEND_HYBRID;
+    else if (strcmp(be, "cpu")) {
+        fprintf(stderr, "%s: BACKEND is cpu, gpu or hybrid, not '%s'\n", argv[0], be);
+        return 2;
+    }
     dpa_context *ctx;
     if (dpa_context_create(&o, &ctx)) {
         fprintf(stderr, "%s: %s\n", argv[0], dpa_last_error());
@@ -73,8 +81,8 @@ int main(int argc, char **argv)
     uint64_t h = 1469598103934665603ull;
     for (int64_t k = 0; k < pairs * DPA_DISTANCE_COUNTS; k++) h = (h ^ out[k]) * 1099511628211ull;
     const double work = (double)pairs * (double)st.variants_used;
-    printf("distance %d x %lld (%lld used) threads %d isa %s: median %.3f s, best %.3f s, "
-           "%.2f G pair-SNPs/s (median), checksum %016llx\n", n, (long long)m,
+    printf("distance %s %d x %lld (%lld used) threads %d isa %s: median %.3f s, best %.3f s, "
+           "%.2f G pair-SNPs/s (median), checksum %016llx\n", be, n, (long long)m,
            (long long)st.variants_used, threads, dpa_isa_name((dpa_isa)st.isa), t[reps / 2], t[0],
            work / t[reps / 2] / 1e9, (unsigned long long)h);
     free(out);

@@ -6,6 +6,9 @@
  *   engine_bench pairhmm FILE.in BACKEND REPS   the whole file in one dpa_pairhmm_compute,
  *                                               then one call per region (group), REPS
  *                                               rounds each, median and minimum
+ *   engine_bench xdrop LEN PAIRS BACKEND REPS   X-drop (X = 100, +1/-1/-1) on seeded long-read
+ *                                               pairs: a LEN-base target and a copy with 12%
+ *                                               substitutions and indels, seed of 17 in the middle
  *   engine_bench sw hap|read PAIRS BACKEND REPS Smith-Waterman on seeded pairs: "hap"
  *                                               300-1000 bp haplotype to reference with a few
  *                                               variants (GATK 200/-150/-260/-11, INDEL
@@ -221,6 +224,68 @@ static int bench_sw(dpa_context *ctx, const char *shape, int32_t n, int backend,
     return 0;
 }
 
+/* X-drop on seeded overlapping long-read pairs (public API only). */
+static int bench_xdrop(dpa_context *ctx, int32_t len, int32_t n, int backend, int reps)
+{
+    if (len < 40 || n < 1) {
+        fprintf(stderr, "engine_bench xdrop: LEN >= 40, PAIRS >= 1\n");
+        return 2;
+    }
+    uint64_t s = 0x9e3779b97f4a7c15ULL;
+    uint8_t *tb = malloc((size_t)len * (size_t)n), *qb = malloc((size_t)len * 2 * (size_t)n);
+    int64_t *to = malloc(sizeof(int64_t) * (size_t)n), *qo = malloc(sizeof(int64_t) * (size_t)n);
+    int32_t *tl = malloc(sizeof(int32_t) * (size_t)n), *ql = malloc(sizeof(int32_t) * (size_t)n);
+    int32_t *qp = malloc(sizeof(int32_t) * (size_t)n), *tp = malloc(sizeof(int32_t) * (size_t)n);
+    int32_t *sl = malloc(sizeof(int32_t) * (size_t)n);
+    uint8_t *strands = calloc((size_t)n, 1);
+    int64_t qn = 0;
+    for (int32_t i = 0; i < n; i++) {
+        uint8_t *t = tb + (int64_t)i * len;
+        for (int32_t k = 0; k < len; k++) t[k] = (uint8_t)"ACGT"[rng_next(&s) & 3];
+        to[i] = (int64_t)i * len;
+        tl[i] = len;
+        /* the seed: 17 exact bases in the middle; elsewhere 12% errors (1/3 each substitution,
+         * insertion, deletion), as between two long reads of ~6% error each */
+        const int32_t mid = len / 2;
+        qo[i] = qn;
+        int32_t q = 0;
+        for (int32_t k = 0; k < len; k++) {
+            const uint32_t r = (uint32_t)(rng_next(&s) % 1000);
+            if (k == mid) qp[i] = q;
+            if (k >= mid && k < mid + 17) { qb[qn + q++] = t[k]; continue; }
+            if (r < 40) qb[qn + q++] = (uint8_t)"ACGT"[rng_next(&s) & 3];
+            else if (r < 80) { qb[qn + q++] = (uint8_t)"ACGT"[rng_next(&s) & 3]; qb[qn + q++] = t[k]; }
+            else if (r < 120) continue;
+            else qb[qn + q++] = t[k];
+        }
+        ql[i] = q;
+        qn += q;
+        tp[i] = mid;
+        sl[i] = 17;
+    }
+    const dpa_xdrop_batch b = { n, qb, qo, ql, tb, to, tl, qp, tp, sl, strands };
+    dpa_xdrop_params p;
+    dpa_xdrop_params_init(&p);
+    p.backend = backend;
+    int32_t *o7 = malloc(sizeof(int32_t) * 7 * (size_t)n);
+    dpa_xdrop_output o = { o7, o7 + n, o7 + 2 * (size_t)n, o7 + 3 * (size_t)n, o7 + 4 * (size_t)n,
+                           o7 + 5 * (size_t)n, o7 + 6 * (size_t)n };
+    double *ms = malloc(sizeof *ms * (size_t)reps);
+    dpa_xdrop_stats st;
+    if (dpa_xdrop_compute(ctx, &b, &p, &o, &st) != DPA_OK) die("xdrop (warm-up)");
+    for (int r = 0; r < reps; r++) {
+        const double t0 = now_ms();
+        if (dpa_xdrop_compute(ctx, &b, &p, &o, &st) != DPA_OK) die("xdrop");
+        ms[r] = now_ms() - t0;
+    }
+    printf("xdrop %d x %d bp (X 100): %.3f G cells, gpu pairs %lld\n", n, len,
+           (double)st.cells * 1e-9, (long long)st.gpu_pairs);
+    report("xdrop, one call", ms, reps, (double)st.cells);
+    printf("checksum xdrop               %016llx\n",
+           (unsigned long long)fnv(0xcbf29ce484222325ULL, o7, sizeof(int32_t) * 7 * (size_t)n));
+    return 0;
+}
+
 static void log_stderr(void *user, dpa_log_level level, const char *msg)
 {
     (void)user;
@@ -231,10 +296,12 @@ int main(int argc, char **argv)
 {
     if (argc != 5 && argc != 6) {
         fprintf(stderr, "usage: engine_bench pairhmm FILE.in BACKEND REPS\n"
-                        "       engine_bench sw hap|read PAIRS BACKEND REPS\n");
+                        "       engine_bench sw hap|read PAIRS BACKEND REPS\n"
+                        "       engine_bench xdrop LEN PAIRS BACKEND REPS\n");
         return 2;
     }
-    const int sw = !strcmp(argv[1], "sw");
+    const int xd = !strcmp(argv[1], "xdrop");
+    const int sw = xd || !strcmp(argv[1], "sw");
     const int backend = parse_backend(argv[sw ? 4 : 3]);
     const int reps = atoi(argv[sw ? 5 : 4]);
     if (backend < -1 || reps < 1 || (sw && argc != 6) || (!sw && argc != 5)) {
@@ -249,7 +316,8 @@ int main(int argc, char **argv)
     char line[2048];
     dpa_context_describe(ctx, line, sizeof line);
     printf("%s\n", line);
-    const int rc = sw ? bench_sw(ctx, argv[2], atoi(argv[3]), backend, reps)
+    const int rc = xd ? bench_xdrop(ctx, atoi(argv[2]), atoi(argv[3]), backend, reps)
+                 : sw ? bench_sw(ctx, argv[2], atoi(argv[3]), backend, reps)
                       : bench_pairhmm(ctx, argv[2], backend, reps);
     dpa_context_destroy(ctx);
     return rc;

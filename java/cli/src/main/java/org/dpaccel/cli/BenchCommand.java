@@ -1,13 +1,18 @@
 package org.dpaccel.cli;
 
 import java.io.IOException;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.dpaccel.bench.workload.DistanceBench;
 import org.dpaccel.bench.workload.HmmFilterBench;
+import org.dpaccel.bench.workload.PaparaBench;
+import org.dpaccel.bench.workload.PdhmmBench;
 import org.dpaccel.bench.workload.WorkloadBench;
 import org.dpaccel.bench.workload.WorkloadBenchRunner;
 import org.dpaccel.bench.workload.XdropBench;
+import org.dpaccel.papara.GapModel;
+import org.dpaccel.papara.PaparaParams;
 import org.dpaccel.xdrop.XdropParams;
 
 import picocli.CommandLine.Command;
@@ -22,7 +27,8 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
     subcommands = {BenchCommand.PairHmm.class, GenVectorsCommand.class, BenchCommand.Xdrop.class,
-        BenchCommand.Distance.class, BenchCommand.HmmFilterBenchCommand.class},
+        BenchCommand.Distance.class, BenchCommand.Pdhmm.class, BenchCommand.Papara.class,
+        BenchCommand.HmmFilterBenchCommand.class},
     description = {"What dpaccel does on this machine: the PairHMM benchmark (the default; same as 'bench pairhmm') on "
         + "every backend, with a correctness check against the scalar double reference; a table on stdout, "
         + "report.html, JSON, CSV and plots in --out.",
@@ -159,6 +165,96 @@ final class BenchCommand implements Callable<Integer> {
             DistanceBench b;
             try {
                 b = new DistanceBench(variants);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(common.spec.commandLine(), e.getMessage());
+            }
+            return runWorkload(parent.top, common, b, opts.settings(common, size, parent.top.args));
+        }
+    }
+
+    @Command(name = "pdhmm", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
+        description = {"GATK's partially-determined PairHMM (docs/pdhmm.md) on every backend: generated GATK-shaped "
+            + "regions (reads x haplotypes), every likelihood checked bit for bit against the scalar backend; GCUPS "
+            + "= read x haplotype cells per second.",
+            "Exit status: 0 every backend equals scalar, 1 a backend differs, 2 usage error."})
+    static final class Pdhmm implements Callable<Integer> {
+        @ParentCommand
+        BenchCommand parent;
+
+        @Mixin
+        CommonOptions common;
+
+        @Mixin
+        WorkloadBenchOptions opts;
+
+        @Option(names = "--size", paramLabel = "PAIRS", defaultValue = "20000", description = "pairs (default: 20000)")
+        int size;
+
+        @Option(names = "--rows", paramLabel = "gatk|gkl", defaultValue = "gatk",
+            description = "row start semantics (docs/pdhmm.md; default gatk)")
+        String rows;
+
+        @Override
+        public Integer call() throws IOException {
+            org.dpaccel.pdhmm.Pdhmm.Rows mode = switch (rows.toLowerCase(Locale.ROOT)) {
+                case "gatk" -> org.dpaccel.pdhmm.Pdhmm.Rows.GATK;
+                case "gkl" -> org.dpaccel.pdhmm.Pdhmm.Rows.GKL;
+                default -> throw new ParameterException(common.spec.commandLine(), "--rows " + rows
+                    + ": must be gatk or gkl");
+            };
+            return runWorkload(parent.top, common, new PdhmmBench(mode),
+                opts.settings(common, size, parent.top.args));
+        }
+    }
+
+    @Command(name = "papara", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
+        description = {"PaPaRa 2 read scoring (docs/papara.md) on every backend: a generated tree, alignment and "
+            + "reads; profiles built once, the scoring timed and every result (best score, edge, ties and the whole score "
+            + "matrix) checked against the scalar backend; GCUPS = profiles x sites x read bases per second.",
+            "Exit status: 0 every backend equals scalar, 1 a backend differs, 2 usage error."})
+    static final class Papara implements Callable<Integer> {
+        @ParentCommand
+        BenchCommand parent;
+
+        @Mixin
+        CommonOptions common;
+
+        @Mixin
+        WorkloadBenchOptions opts;
+
+        @Option(names = "--size", paramLabel = "READS", defaultValue = "200", description = "reads (default: 200)")
+        int size;
+
+        @Option(names = "--taxa", paramLabel = "N", defaultValue = "50", description = "tree tips (default: 50)")
+        int taxa;
+
+        @Option(names = "--columns", paramLabel = "N", defaultValue = "1000",
+            description = "alignment columns (default: 1000)")
+        int columns;
+
+        @Option(names = "--gap-model", paramLabel = "prob|cgap", defaultValue = "prob",
+            description = "gap flags: prob (PaPaRa's default) or cgap (PaPaRa -c)")
+        String gapModel;
+
+        @Option(names = "--scoring", paramLabel = "O:E:M:C", defaultValue = "-3:-1:2:-3",
+            description = "open:extend:match:match_cgap (PaPaRa -p; default -3:-1:2:-3)")
+        String scoring;
+
+        @Option(names = "--best-only", description = "return and compare only the per-read best (not the whole "
+            + "read x edge score matrix)")
+        boolean bestOnly;
+
+        @Override
+        public Integer call() throws IOException {
+            PaparaBench b;
+            try {
+                GapModel model = switch (gapModel) {
+                    case "prob" -> GapModel.PROB;
+                    case "cgap" -> GapModel.CGAP;
+                    default -> throw new IllegalArgumentException("--gap-model must be prob or cgap");
+                };
+                b = new PaparaBench(taxa, columns,
+                    PaparaParams.parse(scoring), model, !bestOnly);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(common.spec.commandLine(), e.getMessage());
             }
