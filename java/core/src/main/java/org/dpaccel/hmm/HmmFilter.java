@@ -54,7 +54,7 @@ public final class HmmFilter {
         Objects.requireNonNull(batch, "batch");
         Objects.requireNonNull(params, "params");
         long pairs = (long) profiles.size() * batch.size();
-        if (3 * pairs > Integer.MAX_VALUE - 8) {
+        if (4 * pairs > Integer.MAX_VALUE - 8) { // the flags array holds 4 bytes per pair
             throw new IllegalArgumentException("HMM filter: " + profiles.size() + " models x " + batch.size()
                 + " sequences = " + pairs + " pairs, at most " + (Integer.MAX_VALUE - 8) / 4 + " per call");
         }
