@@ -26,6 +26,7 @@ public final class HmmFilter {
      * @param params thresholds
      * @return one result per (model, sequence)
      * @throws IllegalStateException if {@code ctx} or {@code profiles} is closed
+     * @throws IllegalArgumentException if models x sequences exceeds (2^31 - 9) / 4 pairs (split the batch)
      * @throws DpaccelException if the native library fails
      */
     public static HmmFilterResults compute(DpaContext ctx, HmmProfiles profiles, HmmSeqBatch batch,
@@ -45,6 +46,7 @@ public final class HmmFilter {
      * @param backend where to run; null for the context's backend
      * @return one result per (model, sequence)
      * @throws IllegalStateException if {@code ctx} or {@code profiles} is closed
+     * @throws IllegalArgumentException if models x sequences exceeds (2^31 - 9) / 4 pairs (split the batch)
      * @throws DpaccelException if the native library fails
      */
     public static HmmFilterResults compute(DpaContext ctx, HmmProfiles profiles, HmmSeqBatch batch,
