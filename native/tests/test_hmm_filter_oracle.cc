@@ -173,7 +173,9 @@ void compare_rows(const std::string &hmm, const std::string &fa, const std::vect
     EXPECT_EQ(bad, 0u) << "of " << n << " pairs (generator seed " << seed << ")";
     // the data must exercise both outcomes of each filter, and overflow
     if (expect_passes) {
-        EXPECT_GT(msv_pass, n / 50) << "too few MSV survivors";
+        // both outcomes, a few of each: a fresh seed gave 9 survivors of 468 pairs (CI,
+        // 2026-11-25), so a share like n / 50 is a property of the generator, not of the code
+        EXPECT_GE(msv_pass, 2u) << "too few MSV survivors to compare the later filters";
         EXPECT_LT(msv_pass, n) << "every pair passed MSV";
         EXPECT_GT(vit_pass, 0u);
     }

@@ -63,7 +63,7 @@ static jstring JNICALL describe(JNIEnv *env, jclass cls, jlong handle)
         dpa_jni_throw(env, st, "describe");
         return NULL;
     }
-    return (*env)->NewStringUTF(env, line);
+    return dpa_jni_ascii_string(env, line);
 }
 
 /* [isa, threads, backend, devices] */

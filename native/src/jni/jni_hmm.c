@@ -58,26 +58,6 @@ static jint JNICALL hmm_count(JNIEnv *env, jclass cls, jlong handle)
     return dpa_hmm_profiles_count((const dpa_hmm_profiles *)(intptr_t)handle);
 }
 
-/* NewStringUTF needs modified UTF-8: a NAME is a whitespace-free token of any bytes, so bytes
- * outside printable ASCII become '?' (names are for display and TSV rows only). */
-static jstring ascii_string(JNIEnv *env, const char *name)
-{
-    const size_t n = name ? strlen(name) : 0;
-    char *buf = malloc(n + 1);
-    if (!buf) {
-        dpa_jni_throw_oom(env, "dpaccel: HMM model name");
-        return NULL;
-    }
-    for (size_t i = 0; i < n; i++) {
-        const unsigned char c = (unsigned char)name[i];
-        buf[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
-    }
-    buf[n] = 0;
-    jstring s = (*env)->NewStringUTF(env, buf);
-    free(buf);
-    return s;
-}
-
 /* Names (NAME lines) in model order; `lengths` (count entries) receives each LENG. */
 static jobjectArray JNICALL hmm_describe(JNIEnv *env, jclass cls, jlong handle, jintArray lengths)
 {
@@ -95,7 +75,7 @@ static jobjectArray JNICALL hmm_describe(JNIEnv *env, jclass cls, jlong handle, 
     jobjectArray names = (*env)->NewObjectArray(env, n, string_cls, NULL);
     if (!names) return NULL;
     for (int32_t i = 0; i < n; i++) {
-        jstring s = ascii_string(env, dpa_hmm_profiles_name(prof, i));
+        jstring s = dpa_jni_ascii_string(env, dpa_hmm_profiles_name(prof, i));
         if (!s) return NULL;
         (*env)->SetObjectArrayElement(env, names, i, s);
         (*env)->DeleteLocalRef(env, s);

@@ -1,17 +1,36 @@
 /* jni_util.c — see jni_util.h. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jni/jni_util.h"
 
 dpa_jni_refs dpa_jni;
 
+jstring dpa_jni_ascii_string(JNIEnv *env, const char *text)
+{
+    const size_t n = text ? strlen(text) : 0;
+    char small[1536], *buf = n < sizeof small ? small : malloc(n + 1);
+    if (!buf) {
+        dpa_jni_throw_oom(env, "dpaccel: message text");
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char c = (unsigned char)text[i];
+        buf[i] = (c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n' ? (char)c : '?';
+    }
+    buf[n] = 0;
+    jstring s = (*env)->NewStringUTF(env, buf);
+    if (buf != small) free(buf);
+    return s;
+}
+
 void dpa_jni_throw(JNIEnv *env, dpa_status status, const char *context)
 {
     if ((*env)->ExceptionCheck(env)) return;
     char msg[1400];
     snprintf(msg, sizeof msg, "%s: %s (%s)", context, dpa_last_error(), dpa_status_name(status));
-    jstring jmsg = (*env)->NewStringUTF(env, msg);
+    jstring jmsg = dpa_jni_ascii_string(env, msg);
     if (!jmsg) return; /* OutOfMemoryError already pending */
     jobject ex = (*env)->NewObject(env, dpa_jni.dpaccel_exception, dpa_jni.dpaccel_exception_ctor,
                                    (jint)status, jmsg);
@@ -47,7 +66,7 @@ void dpa_jni_flush_log(JNIEnv *env, dpa_jni_ctx *h)
     h->log_count = 0;
     pthread_mutex_unlock(&h->log_lock);
     for (int i = 0; i < n && !(*env)->ExceptionCheck(env); i++) {
-        jstring s = (*env)->NewStringUTF(env, msgs[i]);
+        jstring s = dpa_jni_ascii_string(env, msgs[i]);
         if (!s) return;
         (*env)->CallStaticVoidMethod(env, dpa_jni.natives, dpa_jni.natives_log, (jint)levels[i], s);
         (*env)->DeleteLocalRef(env, s);

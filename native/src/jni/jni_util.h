@@ -48,6 +48,11 @@ extern dpa_jni_refs dpa_jni;  /* written once in JNI_OnLoad, read-only afterward
 
 /* Throws org.dpaccel.DpaccelException(status, dpa_last_error()). */
 void dpa_jni_throw(JNIEnv *env, dpa_status status, const char *context);
+/* A Java string of C text that may hold any bytes (a user's file name, a model NAME, a message
+ * cut mid-character by snprintf): NewStringUTF needs valid modified UTF-8 and -Xcheck:jni
+ * aborts the JVM on anything else, so bytes outside printable ASCII, tab and newline become
+ * '?'. NULL with an exception pending on failure. */
+jstring dpa_jni_ascii_string(JNIEnv *env, const char *text);
 void dpa_jni_throw_oom(JNIEnv *env, const char *what);
 /* Delivers queued library log messages to Java on this thread. */
 void dpa_jni_flush_log(JNIEnv *env, dpa_jni_ctx *h);

@@ -270,6 +270,20 @@ class HmmFilterApiTest {
         assertThrows(DpaccelException.class, () -> HmmProfiles.load(new byte[0]));
         assertThrows(DpaccelException.class, () -> HmmProfiles.load("HMMER2.0\n".getBytes(StandardCharsets.US_ASCII)));
 
+        // a NAME of bytes that are not UTF-8 inside the reader's error message: the message
+        // reaches Java as '?' (NewStringUTF under -Xcheck:jni would abort the JVM on them)
+        byte[] raw = HmmTestData.tinyModel("NAMEX", 2).replace("2.99573 1 a", "2.9x573 1 a")
+            .getBytes(StandardCharsets.US_ASCII);
+        String rs = new String(raw, StandardCharsets.ISO_8859_1);
+        int at = rs.indexOf("NAMEX");
+        raw[at] = (byte) 0xff;
+        raw[at + 1] = (byte) 0xc3;
+        raw[at + 2] = (byte) 0x28;
+        final byte[] rawf = raw;
+        de = assertThrows(DpaccelException.class, () -> HmmProfiles.load(rawf));
+        assertEquals(Status.INVALID_ARG, de.status());
+        assertTrue(de.getMessage().contains("??(EX"), de.getMessage());
+
         // no CUDA kernels for this workload: a GPU-forced call is NO_DEVICE, the context stays usable
         try (HmmProfiles p = HmmProfiles.load(HmmTestData.tinyModel("t", 2).getBytes(StandardCharsets.US_ASCII))) {
             HmmSeqBatch b = bb.build();
