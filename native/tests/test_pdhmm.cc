@@ -13,6 +13,11 @@
 #include "pdhmm_gen.h"
 #include "test_util.h"
 
+extern "C" {
+#include "cpu/cpu_features.h"
+#include "cpu/pdhmm/pdhmm.h"
+}
+
 namespace {
 
 struct Ctx {
@@ -151,10 +156,10 @@ TEST(Pdhmm, EdgeCasesEveryIsa)
     for (const auto &s : shapes)
         for (int v = 0; v < 6; v++) {
             pdg::Case c = pdg::gatk_case(rng, s[0], s[1], v % 2 == 1);
-            if (v == 2) {
+            if (v == 2) {  // the lowest qualities that still make a model (3 + 3 does not)
                 std::fill(c.q.begin(), c.q.end(), 0);
-                std::fill(c.ins.begin(), c.ins.end(), 0);
-                std::fill(c.del.begin(), c.del.end(), 0);
+                std::fill(c.ins.begin(), c.ins.end(), 3);
+                std::fill(c.del.begin(), c.del.end(), 4);
                 std::fill(c.gcp.begin(), c.gcp.end(), 0);
             }
             if (v == 3) std::fill(c.pd.begin(), c.pd.end(), 0xff);
@@ -204,6 +209,89 @@ TEST(Pdhmm, HandDerivedSingleBase)
     // without it, "C" is a mismatch: 10^-3 / 3
     c.pd = { 0 };
     EXPECT_NEAR(compute(ctx.ctx, { c })[0], std::log10(1e-3 / 3 * 0.9), 1e-12);
+}
+
+// Gap-open qualities whose error probabilities sum past 1 (Q0 + anything, Q3 + Q3) are not a
+// model: the forward sum can grow and overflow to +Infinity or NaN, where GATK's PDPairHMM
+// throws. Three pairs libFuzzer found (fuzz_pdhmm_batch, CI 2026-11-25): the kernels agree
+// bit for bit on them (called directly, every ISA this CPU runs); the API refuses the call.
+TEST(Pdhmm, ImproperGapQualitiesAgreeInTheKernelsAndFailTheCall)
+{
+    auto C = [](const char *hap, std::vector<uint8_t> pd, const char *read, std::vector<uint8_t> q,
+                uint8_t ins, uint8_t del, std::vector<uint8_t> gcp) {
+        pdg::Case c;
+        c.hap = hap;
+        c.pd = pd;
+        c.read = read;
+        c.q = q;
+        c.ins.assign(c.read.size(), ins);
+        c.del.assign(c.read.size(), del);
+        c.gcp = gcp;
+        return c;
+    };
+    std::vector<uint8_t> pd0(39, 255);
+    const uint8_t head0[12] = { 0, 0, 0, 0, 0, 0, 222, 0, 0, 165, 0, 0 };
+    std::copy(head0, head0 + 12, pd0.begin());
+    std::vector<uint8_t> pd1(28, 255);
+    const uint8_t head1[6] = { 0, 0, 124, 160, 10, 246 }, tail1[8] = { 0, 128, 0, 19, 0, 0, 31, 0 };
+    std::copy(head1, head1 + 6, pd1.begin());
+    std::copy(tail1, tail1 + 8, pd1.begin() + 20);
+    std::vector<uint8_t> pd2(19, 0);
+    pd2[0] = 46;
+    pd2[1] = 65;
+    pd2[18] = 158;
+    std::vector<uint8_t> q2 = { 56, 19, 28, 75, 30, 70, 33, 7,  46, 81, 71, 75, 16,
+                                39, 8,  23, 72, 60, 60, 8,  69, 39, 50, 56, 34, 76,
+                                5,  18, 66, 92, 11, 48, 29, 91, 13, 24, 41, 37, 84 };
+    std::vector<uint8_t> g2 = { 92, 68, 40, 6,  59, 70, 82, 12, 8,  3,  75, 14, 27,
+                                23, 47, 6,  42, 32, 41, 20, 85, 6,  5,  6,  38, 16,
+                                12, 26, 44, 20, 30, 41, 14, 20, 27, 16, 26, 48, 9 };
+    const std::vector<pdg::Case> cs = {
+        C("ACTCACCAGCATTTTTTTTTTTTTTTTTTTTTTTTTTTT", pd0, "gCggggttgCgggNN",
+          { 28, 75, 30, 70, 33, 7, 46, 81, 71, 75, 16, 39, 8, 23, 72 }, 0, 0,
+          { 6, 59, 70, 82, 12, 8, 3, 75, 14, 27, 23, 47, 6, 42, 32 }),
+        C("TGTTAAGTTTTTTTTTTTTTTACTAAGT", pd1, "NgAggCCttAAtCtNAtgNCtAACNAAA",
+          { 81, 71, 75, 16, 39, 8,  23, 72, 60, 60, 8,  69, 39, 50,
+            56, 34, 76, 5,  18, 66, 92, 11, 48, 29, 91, 13, 24, 41 },
+          0, 0,
+          { 14, 27, 23, 47, 6,  42, 32, 41, 20, 85, 6,  5,  6,  38,
+            16, 12, 26, 44, 20, 30, 41, 14, 20, 27, 16, 26, 48, 9 }),
+        C("GGTGTATCGGCTCCCAGAT", pd2, "NNNNNNNNNNNNNNNNNNNNNNNNgAtNAtCCtggCAgC", q2, 0, 0, g2),
+    };
+    pdg::Batch b(cs);
+    const dpa_pdhmm_batch v = b.view();
+    const int32_t pairs[3] = { 0, 1, 2 };
+    for (int32_t rows = 0; rows <= 1; rows++) {
+        SCOPED_TRACE("rows " + std::to_string(rows));
+        double ref[3];
+        ASSERT_EQ(dpa_pdhmm_compute_scalar(&v, pairs, 3, rows, ref), DPA_OK);
+        for (int k = 0; k < 3; k++)
+            EXPECT_TRUE(std::isnan(ref[k]) || ref[k] > 0.0) << "pair " << k << ": " << ref[k];
+        const unsigned have = dpa_cpu_supported_isas();
+        for (unsigned isa = DPA_ISA_AVX2; isa <= DPA_ISA_AVX512; isa++) {
+            if (!(have & (1u << isa))) continue;
+            dpa_pdhmm_ops ops;
+            dpa_pdhmm_select(1u << isa, &ops);
+            if (ops.isa != (dpa_isa)isa) continue;  // not compiled in
+            double got[3];
+            ASSERT_EQ(ops.compute(&v, pairs, 3, rows, got), DPA_OK);
+            for (int k = 0; k < 3; k++)
+                EXPECT_EQ(std::memcmp(&ref[k], &got[k], 8), 0)
+                    << ops.name << " pair " << k << ": " << ref[k] << " " << got[k];
+        }
+        Ctx ctx("");
+        dpa_pdhmm_params p;
+        dpa_pdhmm_params_init(&p);
+        p.rows = rows;
+        double out[3] = { 99.0, 99.0, 99.0 };
+        EXPECT_EQ(dpa_pdhmm_compute(ctx.ctx, &v, &p, out, 3, nullptr), DPA_ERR_INVALID_ARG);
+        EXPECT_NE(std::strstr(dpa_last_error(), "pair 0: result"), nullptr) << dpa_last_error();
+        EXPECT_NE(std::strstr(dpa_last_error(), "is not a log10 probability"), nullptr);
+        EXPECT_NE(std::strstr(dpa_last_error(), "read position 0 ins_quals = 0 and del_quals = 0"),
+                  nullptr)
+            << dpa_last_error();
+        for (double d : out) EXPECT_EQ(d, 99.0);
+    }
 }
 
 class PdhmmErrors : public ::testing::Test {

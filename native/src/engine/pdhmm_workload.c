@@ -11,6 +11,7 @@
  * thread per pair, bit-identical to the CPU kernels); a library without it leaves PDHMM on
  * the CPU (GPU-forced calls then fail with DPA_ERR_NO_DEVICE naming why).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +101,29 @@ static const dpa_workload pdhmm_workload = {
     .gpu = pdhmm_gpu,
 };
 
+/* GATK's PDPairHMM throws when a result is not a log10 probability (above 0 or NaN): that
+ * happens only where the model is not one, i.e. some read position's gap-open error
+ * probabilities sum past 1 (quality bytes that low make the forward sum grow until it
+ * overflows). We refuse the call the same way, naming the pair and the first such position,
+ * rather than hand back +Infinity or NaN. -Infinity (an underflow) is a probability of 0. */
+static dpa_status check_result(const dpa_pdhmm_batch *b, int32_t k, double r)
+{
+    if (!(isnan(r) || r > 0.0)) return DPA_OK;
+    const dpa_pdhmm_pair p = dpa_pdhmm_pair_of(b, k);
+    for (int32_t i = 0; i < p.read_len; i++)
+        if (dpa_pdhmm_err(p.ins_q[i]) + dpa_pdhmm_err(p.del_q[i]) > 1.0)
+            return dpa_fail(DPA_ERR_INVALID_ARG,
+                            "pdhmm batch: pair %d: result %g is not a log10 probability (GATK "
+                            "throws \"PairHMM Log Probability cannot be greater than 0\"): at "
+                            "read position %d ins_quals = %d and del_quals = %d give gap-open "
+                            "probabilities that sum past 1",
+                            k, r, i, p.ins_q[i], p.del_q[i]);
+    return dpa_fail(DPA_ERR_INVALID_ARG,
+                    "pdhmm batch: pair %d: result %g is not a log10 probability (GATK throws "
+                    "\"PairHMM Log Probability cannot be greater than 0\")",
+                    k, r);
+}
+
 DPA_API void dpa_pdhmm_params_init(dpa_pdhmm_params *p)
 {
     if (!p) return;
@@ -160,6 +184,8 @@ DPA_API dpa_status dpa_pdhmm_compute(dpa_context *ctx, const dpa_pdhmm_batch *ba
     }
     call.total_cost = total;
     if ((st = dpa_sched_run(ctx, &pdhmm_workload, &job, &call, &res)) != DPA_OK) goto cleanup;
+    for (int32_t i = 0; i < n; i++)
+        if ((st = check_result(batch, i, job.results[i])) != DPA_OK) goto cleanup;
     memcpy(out, job.results, sizeof *out * (size_t)n);
     if (stats) {
         stats->pairs = n;
