@@ -458,6 +458,30 @@ TEST(EngineScheduler, NoGpuOrNoKernelsForTheWorkloadIsAClearError)
     EXPECT_EQ(r.gpu_tasks, 0);
 }
 
+// Kernels that have not yet run on a GPU (cuda_loader.c's list): the engine leaves their entry
+// out unless DPACCEL_CUDA_UNVERIFIED=1, and a GPU-forced call says why.
+TEST(EngineScheduler, KernelsNotYetRunOnAGpuStayUnusedAndTheErrorSaysSo)
+{
+    Ctx gpus(2, 2);
+    gpus.ctx->cuda.entries[DPA_CUDA_WORKLOAD_HMM_FILTER] = &fake_entry;
+    dpa_cuda_drop_unverified(&gpus.ctx->cuda);
+    EXPECT_EQ(gpus.ctx->cuda.entries[DPA_CUDA_WORKLOAD_HMM_FILTER], nullptr);
+    EXPECT_EQ(gpus.ctx->cuda.unverified, 1u << DPA_CUDA_WORKLOAD_HMM_FILTER);
+    EXPECT_NE(gpus.ctx->cuda.entries[DPA_CUDA_WORKLOAD_PAIRHMM], nullptr) << "run on GPUs: kept";
+    dpa_workload w = toy_workload(1, INT64_MAX);
+    w.cuda_id = DPA_CUDA_WORKLOAD_HMM_FILTER;
+    Toy t(costs(1, 10, 1, 5));
+    dpa_sched_result r;
+    EXPECT_EQ(run(gpus, w, t, DPA_BACKEND_GPU, &r), DPA_ERR_NO_DEVICE);
+    EXPECT_NE(std::string(dpa_last_error()).find("have not yet passed their tests on a GPU "
+                                                 "(DPACCEL_CUDA_UNVERIFIED=1 uses them)"),
+              std::string::npos)
+        << dpa_last_error();
+    ASSERT_EQ(run(gpus, w, t, DPA_BACKEND_HYBRID, &r), DPA_OK) << dpa_last_error();
+    expect_exact(t);
+    EXPECT_EQ(r.gpu_tasks, 0);
+}
+
 TEST(EngineScheduler, SoloTasksRunAloneOnTheCallingThread)
 {
     for (int ndev : { 0, 1 }) {

@@ -134,6 +134,12 @@ dpa_status dpa_config_resolve(const dpa_options *opt, dpa_config *cfg)
         if ((st = parse_int(env, "DPACCEL_PAIRHMM_PREFIX", 0, 1, &v))) return st;
         cfg->pairhmm_prefix = (int)v;
     }
+    /* CUDA code that has been written and emulated but has not yet passed its tests on a
+     * GPU stays unused unless asked for (docs/configuration.md, DECISIONS 94). */
+    if ((env = getenv("DPACCEL_CUDA_UNVERIFIED")) && *env) {
+        if ((st = parse_int(env, "DPACCEL_CUDA_UNVERIFIED", 0, 1, &v))) return st;
+        cfg->cuda_unverified = (int)v;
+    }
     /* CPU forced: never touch the driver (start-up cost, and a broken driver stays out). */
     if (cfg->backend == DPA_BACKEND_CPU) cfg->gpu_disable = 1;
     return DPA_OK;

@@ -18,6 +18,7 @@ typedef struct dpa_config {
     int32_t gpu_feeders;   /* DPACCEL_GPU_FEEDERS: concurrent calls per GPU, 0 = per workload */
     int timing;            /* DPACCEL_TIMING: phase timings on the log callback */
     int pairhmm_prefix;    /* DPACCEL_PAIRHMM_PREFIX: CPU PairHMM shares haplotype prefixes */
+    int cuda_unverified;   /* DPACCEL_CUDA_UNVERIFIED: use CUDA paths not yet run on a GPU */
     dpa_log_fn log_fn;
     void *log_user;
 } dpa_config;

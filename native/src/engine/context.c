@@ -34,6 +34,7 @@ DPA_API dpa_status dpa_context_create(const dpa_options *options, dpa_context **
         snprintf(ctx->cuda.reason, sizeof ctx->cuda.reason, "GPU disabled by configuration");
     else
         dpa_cuda_load(&ctx->cuda, &(dpa_cuda_host){ ctx->cfg.log_fn, ctx->cfg.log_user });
+    if (!ctx->cfg.cuda_unverified) dpa_cuda_drop_unverified(&ctx->cuda);
     if (ctx->cfg.backend == DPA_BACKEND_GPU && ctx->cuda.devices == 0) {
         st = dpa_fail(DPA_ERR_NO_DEVICE, "backend gpu requested but %s", ctx->cuda.reason);
         dpa_context_destroy(ctx);

@@ -75,6 +75,19 @@ void dpa_cuda_load(dpa_cuda *c, const dpa_cuda_host *host)
     snprintf(c->reason, sizeof c->reason, "%s", path);
 }
 
+void dpa_cuda_drop_unverified(dpa_cuda *c)
+{
+    /* Workloads whose CUDA kernels were written and checked in a host emulation only: a
+     * wrong result would reach the user with no error to fail over on, so they wait for a
+     * GPU run of their tests. Remove an id once kernels/tests pass on a GPU. */
+    static const dpa_cuda_workload_id not_run_on_a_gpu[] = { DPA_CUDA_WORKLOAD_HMM_FILTER };
+    for (size_t i = 0; i < sizeof not_run_on_a_gpu / sizeof not_run_on_a_gpu[0]; i++) {
+        const dpa_cuda_workload_id id = not_run_on_a_gpu[i];
+        if (c->entries[id]) c->unverified |= 1u << id;
+        c->entries[id] = NULL;
+    }
+}
+
 void dpa_cuda_unload(dpa_cuda *c)
 {
     if (c->ops && c->backend) c->ops->close(c->backend);

@@ -15,6 +15,9 @@ typedef struct dpa_cuda {
     int32_t devices;                /* 0 when unavailable */
     /* each workload's entry table, or NULL when the library has none (ops->entry) */
     const dpa_cuda_entry_header *entries[DPA_CUDA_WORKLOAD_COUNT];
+    /* bit id: the library has kernels for that workload that the engine leaves unused until
+     * they pass their tests on a GPU (dpa_cuda_drop_unverified) */
+    uint32_t unverified;
     char reason[4600];               /* why unavailable, or the library path */
 } dpa_cuda;
 
@@ -22,6 +25,9 @@ typedef struct dpa_cuda {
  * carries the context's log callback for the backend's diagnostics. */
 void dpa_cuda_load(dpa_cuda *cuda, const dpa_cuda_host *host);
 void dpa_cuda_unload(dpa_cuda *cuda);
+/* Leaves out the entries of workloads whose CUDA kernels have not yet run on a GPU (the
+ * engine's list in cuda_loader.c), noting them in cuda->unverified. */
+void dpa_cuda_drop_unverified(dpa_cuda *cuda);
 /* Devices that are still in service (not retired after a fault). */
 int32_t dpa_cuda_usable_devices(const dpa_cuda *cuda, int32_t *list, int32_t max);
 /* A workload's entry table (NULL: no GPU, or no kernels for it in this library). */

@@ -59,6 +59,9 @@ static dpa_status choose_backend(dpa_context *ctx, const dpa_workload *w,
     if (p->backend == DPA_BACKEND_GPU && p->ndev == 0)
         return dpa_fail(DPA_ERR_NO_DEVICE, "%s: backend gpu requested but %s", w->name,
                         ctx->cuda.devices == 0 ? ctx->cuda.reason
+                        : !entry && (ctx->cuda.unverified >> w->cuda_id & 1u)
+                            ? "its CUDA kernels have not yet passed their tests on a GPU "
+                              "(DPACCEL_CUDA_UNVERIFIED=1 uses them)"
                         : !entry ? "the CUDA library has no kernels for this workload"
                                  : "every GPU was retired after a fault");
     if (call->tasks == 0) return DPA_OK;
