@@ -93,6 +93,17 @@ final class Natives {
         byte[] masks, int[] lengths, int[] params, int[] scores, int[] best, long[] stats);
 
     /*
+     * PaPaRa tracebacks: pairs = profile per read; ops out (num_sites + length per read, back to
+     * back), info out {num_ops, score, ref_start} per read; returns the CIGARs, '\n' after each.
+     * writeAlignment: PaPaRa's papara_alignment file at path (bytes); names NUL-terminated.
+     */
+    static native byte[] paparaTraceback(long handle, byte[] profiles, int numProfiles, long numSites,
+        int[] pairs, byte[] masks, int[] lengths, int[] params, byte[] ops, long[] info);
+
+    static native void paparaWriteAlignment(byte[] path, int[] treeRows, int rows, long cols, byte[] chars,
+        byte[] rowNames, long[] columns, byte[] masks, int[] lengths, byte[] readNames, byte[] ops, long[] numOps);
+
+    /*
      * HMMER3 filters. Profiles handles are owned by NativeHmmProfiles. describe returns the
      * NAMEs and fills lengths (LENG). compute: dparams {F1, F2}; iparams {bias, allScores,
      * backend}; per (model, sequence), model-major: bits and pvalues 3 each {msv, bias, vit},
