@@ -128,7 +128,7 @@ static void JNICALL papara_build(JNIEnv *env, jclass cls, jlong handle, jintArra
     if (st != DPA_OK) dpa_jni_throw(env, st, "papara");
 }
 
-/* params: {open, extend, match, match_cgap, backend}; best: 3 per read {score, profile,
+/* params: {open, extend, match, match_cgap, backend, score_model}; best: 3 per read {score, profile,
  * tied}; scores: reads x profiles or null; stats: {cells, gpu tasks, isa}. */
 static void JNICALL papara_score(JNIEnv *env, jclass cls, jlong handle, jbyteArray profiles,
                                  jint num_profiles, jlong num_sites, jbyteArray masks,
@@ -139,7 +139,7 @@ static void JNICALL papara_score(JNIEnv *env, jclass cls, jlong handle, jbyteArr
     dpa_jni_ctx *h = (dpa_jni_ctx *)(intptr_t)handle;
     const jsize np = (*env)->GetArrayLength(env, profiles), nm = (*env)->GetArrayLength(env, masks);
     const jsize R = (*env)->GetArrayLength(env, lengths);
-    if ((jlong)num_profiles * num_sites != np || (*env)->GetArrayLength(env, params) != 5 ||
+    if ((jlong)num_profiles * num_sites != np || (*env)->GetArrayLength(env, params) != 6 ||
         (*env)->GetArrayLength(env, best) != 3 * (jlong)R ||
         (scores && (*env)->GetArrayLength(env, scores) != (jlong)R * num_profiles)) {
         dpa_jni_throw(env, dpa_fail(DPA_ERR_INVALID_ARG, "papara: array lengths do not match "
@@ -155,8 +155,8 @@ static void JNICALL papara_score(JNIEnv *env, jclass cls, jlong handle, jbyteArr
         dpa_jni_throw_oom(env, "dpaccel: staging a PaPaRa batch");
         return;
     }
-    jint prm[5];
-    (*env)->GetIntArrayRegion(env, params, 0, 5, prm);
+    jint prm[6];
+    (*env)->GetIntArrayRegion(env, params, 0, 6, prm);
     (*env)->GetByteArrayRegion(env, profiles, 0, np, (jbyte *)pb);
     (*env)->GetByteArrayRegion(env, masks, 0, nm, (jbyte *)mb);
     (*env)->GetIntArrayRegion(env, lengths, 0, R, lb);
@@ -172,7 +172,7 @@ static void JNICALL papara_score(JNIEnv *env, jclass cls, jlong handle, jbyteArr
     }
     if (st == DPA_OK) {
         dpa_papara_batch b = { num_profiles, num_sites, pb, R, mb, ob, lb };
-        dpa_papara_params p = { prm[0], prm[1], prm[2], prm[3], prm[4] };
+        dpa_papara_params p = { prm[0], prm[1], prm[2], prm[3], prm[4], prm[5] };
         dpa_papara_output o = { sb, rb, rb + R, rb + 2 * R };
         dpa_papara_stats stats;
         st = dpa_papara_score(h->ctx, &b, &p, &o, &stats);
@@ -244,7 +244,7 @@ static jbyteArray JNICALL papara_traceback(JNIEnv *env, jclass cls, jlong handle
                       "%d), ops need %lld bytes (given %d)", (long long)acc, (int)nm,
                       (long long)total_ops, (int)(*env)->GetArrayLength(env, ops));
     if (st == DPA_OK && !(ob = malloc((size_t)total_ops + 1))) goto oom;
-    const dpa_papara_params p = { prm[0], prm[1], prm[2], prm[3], -1 };
+    const dpa_papara_params p = { prm[0], prm[1], prm[2], prm[3], -1, DPA_PAPARA_SCORE_PAPARA2 };
     int64_t off = 0, at = 0, cig_len = 0;
     for (jsize r = 0; r < R && st == DPA_OK; r++) {
         int64_t n = 0;

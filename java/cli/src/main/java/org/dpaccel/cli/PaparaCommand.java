@@ -18,6 +18,7 @@ import org.dpaccel.papara.PaparaParams;
 import org.dpaccel.papara.PaparaPlacement;
 import org.dpaccel.papara.PaparaReference;
 import org.dpaccel.papara.PaparaResults;
+import org.dpaccel.papara.ScoreModel;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -68,6 +69,11 @@ final class PaparaCommand implements Callable<Integer> {
         description = "open:extend:match:match_cgap (PaPaRa -p; default -3:-1:2:-3)")
     String scoring;
 
+    @Option(names = "--score-model", paramLabel = "papara2|paper2012", defaultValue = "papara2",
+        description = "papara2 (papara_core 2.5, default) or paper2012 (the 2012 paper's min-plus kernel: lowest "
+            + "score best, fixed costs, CPU only, no traceback: ref_start and cigar are '-' and no alignment.phy)")
+    String scoreModel;
+
     @Option(names = "--scores", paramLabel = "FILE", arity = "0..1", fallbackValue = "",
         description = "also write the read x split score matrix (to FILE, or DIR/scores.tsv with --out)")
     String scoresFile;
@@ -92,6 +98,7 @@ final class PaparaCommand implements Callable<Integer> {
             throw new ParameterException(common.spec.commandLine(), "--scoring: " + e.getMessage());
         }
         GapModel model = gapModel(common, gapModel);
+        ScoreModel sm = scoreModel(common, scoreModel);
         if (outDir != null && common.output != null) {
             throw new ParameterException(common.spec.commandLine(), "--out DIR and -o FILE exclude each other");
         }
@@ -144,7 +151,7 @@ final class PaparaCommand implements Callable<Integer> {
             for (int from = 0; from < n; from += CHUNK_READS) {
                 int to = Math.min(n, from + CHUNK_READS);
                 byte[][] chunk = java.util.Arrays.copyOfRange(all, from, to);
-                PaparaResults r = Papara.score(ctx, pr, chunk, params, matrix != null, common.backend);
+                PaparaResults r = Papara.score(ctx, pr, chunk, params, matrix != null, common.backend, sm);
                 for (int i = from; i < to; i++) {
                     bestScore[i] = r.bestScore(i - from);
                     bestEdge[i] = r.bestEdge(i - from);
@@ -157,8 +164,11 @@ final class PaparaCommand implements Callable<Integer> {
                     }
                 }
             }
-            traceback(ctx, pr, all, bestEdge, params, placed);
-            for (int i = 0; i < n; i++) {
+            boolean aligned = sm == ScoreModel.PAPARA2;
+            if (aligned) {
+                traceback(ctx, pr, all, bestEdge, params, placed);
+            }
+            for (int i = 0; i < n && aligned; i++) {
                 if (placed[i].score() != bestScore[i]) {
                     throw new IllegalStateException("read " + i + ": traceback score " + placed[i].score()
                         + " differs from the kernel's " + bestScore[i]);
@@ -176,7 +186,7 @@ final class PaparaCommand implements Callable<Integer> {
                 if (profilesPath != null) {
                     writeProfiles(open(outs, profilesPath).stream(), pr, split);
                 }
-                if (outDir != null) {
+                if (outDir != null && aligned) {
                     OutputFile a = open(outs, outDir.resolve("alignment.phy"));
                     Papara.writeAlignment(ctx, a.temp(), pr, aln.names(), aln.rows(),
                         treeRows.stream().mapToInt(Integer::intValue).toArray(), names, all, placed);
@@ -186,8 +196,8 @@ final class PaparaCommand implements Callable<Integer> {
                 ps.println("#read\tread_len\tbest_score\tbest_split\tn_tied\tref_start\tcigar");
                 for (int i = 0; i < n; i++) {
                     ps.println(names.get(i) + "\t" + all[i].length + "\t" + bestScore[i] + "\t"
-                        + split[bestEdge[i]] + "\t" + tied[i] + "\t" + placed[i].refStart() + "\t"
-                        + placed[i].cigar());
+                        + split[bestEdge[i]] + "\t" + tied[i] + "\t"
+                        + (aligned ? placed[i].refStart() + "\t" + placed[i].cigar() : "-\t-"));
                 }
                 for (OutputFile o : outs) {
                     o.commit();
@@ -227,6 +237,14 @@ final class PaparaCommand implements Callable<Integer> {
             return GapModel.CGAP;
         }
         throw new ParameterException(common.spec.commandLine(), "--gap-model must be prob or cgap");
+    }
+
+    static ScoreModel scoreModel(CommonOptions common, String name) {
+        try {
+            return ScoreModel.parse(name);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(common.spec.commandLine(), "--score-model: " + e.getMessage());
+        }
     }
 
     private Path sidePath(String value, String option, String name) {

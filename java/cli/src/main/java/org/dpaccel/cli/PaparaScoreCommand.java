@@ -48,6 +48,10 @@ final class PaparaScoreCommand implements Callable<Integer> {
         description = "open:extend:match:match_cgap (PaPaRa -p; default -3:-1:2:-3)")
     String scoring;
 
+    @Option(names = "--score-model", paramLabel = "papara2|paper2012", defaultValue = "papara2",
+        description = "papara2 (papara_core 2.5, default) or paper2012 (the 2012 paper's min-plus costs; CPU only)")
+    String scoreModel;
+
     /** The profiles of a profiles.tsv: split names and site bytes. */
     record Profiles(List<String> splits, byte[][] sites) {
     }
@@ -65,6 +69,7 @@ final class PaparaScoreCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(common.spec.commandLine(), "--scoring: " + e.getMessage());
         }
+        org.dpaccel.papara.ScoreModel sm = PaparaCommand.scoreModel(common, scoreModel);
         if (out != null && common.output != null) {
             throw new ParameterException(common.spec.commandLine(), "--out and -o name the same output: give one");
         }
@@ -83,7 +88,7 @@ final class PaparaScoreCommand implements Callable<Integer> {
             for (int from = 0; from < n; from += PaparaCommand.CHUNK_READS) {
                 int to = Math.min(n, from + PaparaCommand.CHUNK_READS);
                 byte[][] chunk = q.masks().subList(from, to).toArray(new byte[0][]);
-                PaparaResults r = Papara.score(ctx, ref, chunk, params, true, common.backend);
+                PaparaResults r = Papara.score(ctx, ref, chunk, params, true, common.backend, sm);
                 for (int i = from; i < to; i++) {
                     matrix[i] = new int[ref.numEdges()];
                     for (int e = 0; e < ref.numEdges(); e++) {

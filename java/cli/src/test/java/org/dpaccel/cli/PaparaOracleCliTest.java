@@ -2,6 +2,7 @@ package org.dpaccel.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -142,6 +143,71 @@ class PaparaOracleCliTest {
             assertEquals(ExitCodes.OK, ps.rc(), what + ps);
             List<String[]> given = tsv(s);
             assertArrayEquals(split, given.get(0), what + "papara-score header");
+            for (int i = 1; i < given.size(); i++) {
+                assertArrayEquals(scores.get(i), given.get(i), what + "papara-score row " + i);
+            }
+        }
+    }
+
+    /**
+     * {@code --score-model paper2012} against papara_nt's own {@code align_pvec_score<short, 8>} (the 2012
+     * kernel; a harness outside the repository, docs/papara.md, named by DPA_PAPER2012_ORACLE, taking the
+     * profiles.tsv we write, whose bytes the test above checks against PaPaRa): every score of the FASTA
+     * reads, each read's lowest score and its split (ties to the lowest edge), and papara-score's matrix.
+     */
+    @ParameterizedTest(name = "paper2012: {0} taxa x {1} columns, {2} reads, rooted {3}")
+    @CsvSource({"6, 300, 40, 0", "20, 600, 120, 1", "48, 1200, 200, 0"})
+    void paper2012EqualsPapara(int taxa, int columns, int reads, int rooted, @TempDir Path dir) throws Exception {
+        String gen = System.getProperty("dpaccel.papara.gen", "");
+        Assumptions.assumeTrue(!gen.isEmpty() && Files.isExecutable(Path.of(gen)),
+            "SKIPPED LOUDLY: the generator dpa_papara_gen is not built (" + gen + "); nothing compared");
+        String oracle = System.getenv().getOrDefault("DPA_PAPER2012_ORACLE", "");
+        Assumptions.assumeTrue(!oracle.isEmpty() && Files.isExecutable(Path.of(oracle)),
+            "SKIPPED LOUDLY: DPA_PAPER2012_ORACLE is not set to the align_pvec_score harness (docs/papara.md, "
+                + "'The oracle'); nothing compared");
+        long seed = SEED + 1000 + taxa;
+        System.err.println("PaparaOracleCliTest paper2012: seed " + seed + " (-Ddpaccel.papara.seed=" + SEED
+            + " repeats)");
+        exec(dir, null, gen, dir.toString(), Long.toString(seed), Integer.toString(taxa), Integer.toString(columns),
+            Integer.toString(reads), Integer.toString(rooted));
+        Path q = dir.resolve("reads.fa");
+        for (String gm : new String[] {"prob", "cgap"}) {
+            String what = "seed " + seed + " " + gm + " paper2012: ";
+            Path out = dir.resolve("out-" + gm);
+            Cli.Result r = Cli.run("papara", "--tree", dir.resolve("tree.nwk").toString(), "--ref",
+                dir.resolve("ref.phy").toString(), "--reads", q.toString(), "--out", out.toString(), "--gap-model", gm,
+                "--score-model", "paper2012", "--scores", "--profiles");
+            assertEquals(ExitCodes.OK, r.rc(), what + r);
+            Path otxt = dir.resolve("oracle-" + gm + ".txt");
+            exec(dir, otxt, oracle, out.resolve("profiles.tsv").toString(), q.toString());
+            int[][] m = parse(otxt).matrix();
+            List<String[]> best = tsv(out.resolve("best.tsv"));
+            List<String[]> scores = tsv(out.resolve("scores.tsv"));
+            String[] split = scores.get(0);
+            for (int i = 0; i < m.length; i++) {
+                int lo = 0;
+                for (int e = 1; e < m[i].length; e++) {
+                    if (m[i][e] < m[i][lo]) {
+                        lo = e;
+                    }
+                }
+                String[] row = best.get(i + 1);
+                assertEquals(m[i][lo], Integer.parseInt(row[2]), what + "lowest score of read " + i);
+                assertEquals(split[lo + 1], row[3], what + "best split of read " + i);
+                assertEquals("-", row[5], what + "no traceback");
+                int[] mine = new int[split.length - 1];
+                for (int e = 0; e < mine.length; e++) {
+                    mine[e] = Integer.parseInt(scores.get(i + 1)[e + 1]);
+                }
+                assertArrayEquals(m[i], mine, what + "scores of read " + i);
+            }
+            assertTrue(!Files.exists(out.resolve("alignment.phy")), what + "no alignment.phy without a traceback");
+            Path s = dir.resolve("given-" + gm + ".tsv");
+            Cli.Result ps = Cli.run("papara-score", "--profiles", out.resolve("profiles.tsv").toString(), "--reads",
+                q.toString(), "--out", s.toString(), "--score-model", "paper2012");
+            assertEquals(ExitCodes.OK, ps.rc(), what + ps);
+            List<String[]> given = tsv(s);
+            assertEquals(m.length + 1, given.size(), what + "papara-score rows");
             for (int i = 1; i < given.size(); i++) {
                 assertArrayEquals(scores.get(i), given.get(i), what + "papara-score row " + i);
             }

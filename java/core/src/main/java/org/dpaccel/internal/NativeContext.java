@@ -373,7 +373,7 @@ public final class NativeContext implements AutoCloseable {
      * @param numSites sites
      * @param masks reads concatenated
      * @param lengths read lengths
-     * @param params open, extend, match, match_cgap, backend code
+     * @param params open, extend, match, match_cgap, backend code, score model code
      * @param scores out: reads x profiles, or null
      * @param best out: 3 columns of n: score, profile, tied
      * @param stats out: cells, GPU tasks, ISA code
@@ -408,7 +408,7 @@ public final class NativeContext implements AutoCloseable {
      * @return the CIGARs, each followed by '\n'
      * @throws IllegalStateException if the context is closed
      */
-    public byte[] paparaTraceback(byte[] profiles, int numProfiles, long numSites, int[] pairs, byte[] masks,
+    public byte[] paparaTraceback(byte[] profiles, int numProfiles, int numSites, int[] pairs, byte[] masks,
         int[] lengths, int[] params, byte[] ops, long[] info) {
         nonNull(profiles, masks, ops);
         nonNull(pairs, lengths, params);
@@ -439,7 +439,7 @@ public final class NativeContext implements AutoCloseable {
      * @param numOps ops per read
      * @throws IllegalStateException if the context is closed
      */
-    public void paparaWriteAlignment(byte[] path, int[] treeRows, int rows, long cols, byte[] chars, byte[] rowNames,
+    public void paparaWriteAlignment(byte[] path, int[] treeRows, int rows, int cols, byte[] chars, byte[] rowNames,
         long[] columns, byte[] masks, int[] lengths, byte[] readNames, byte[] ops, long[] numOps) {
         nonNull(path, chars, rowNames, masks, readNames, ops);
         nonNull(treeRows, lengths);

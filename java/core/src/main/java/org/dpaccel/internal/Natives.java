@@ -80,7 +80,7 @@ final class Natives {
     /*
      * PaPaRa: tree as parent/length/row per node, the alignment as rows x cols characters. Shape
      * returns {edges, sites}; build fills sites (edges x sites), edgeNodes (2 per edge) and
-     * columns; score: params {open, extend, match, match_cgap, backend}, scores reads x
+     * columns; score: params {open, extend, match, match_cgap, backend, model}, scores reads x
      * profiles or null, best 3 columns of n {score, profile, tied}, stats {cells, gpu, isa}.
      */
     static native long[] paparaShape(int[] parent, double[] length, int[] row, int rows, long cols,

@@ -70,6 +70,29 @@ public final class Papara {
      */
     public static PaparaResults score(DpaContext ctx, PaparaReference ref, byte[][] reads, PaparaParams params,
         boolean wantScores, Backend backend) {
+        return score(ctx, ref, reads, params, wantScores, backend, ScoreModel.PAPARA2);
+    }
+
+    /**
+     * Scores every read against every edge with the given model. With {@link ScoreModel#PAPER2012} the
+     * scores are costs: the best is the lowest (ties to the lowest edge), {@code params} is checked but not
+     * used, every read must be shorter than the profiles, and only the CPU computes it.
+     *
+     * @param ctx the context
+     * @param ref the profiles
+     * @param reads state masks (1..15) per read, each non-empty
+     * @param params scores (PAPARA2)
+     * @param wantScores also return the full read x edge matrix
+     * @param backend where to run; null for the context's
+     * @param model the recurrence
+     * @return per read best score and edge (and the matrix when asked)
+     * @throws IllegalArgumentException naming the read and base of a bad mask, or the read too long for
+     *     PAPER2012, or a GPU backend with PAPER2012
+     * @throws org.dpaccel.DpaccelException if the native library fails
+     */
+    public static PaparaResults score(DpaContext ctx, PaparaReference ref, byte[][] reads, PaparaParams params,
+        boolean wantScores, Backend backend, ScoreModel model) {
+        Objects.requireNonNull(model, "model");
         Objects.requireNonNull(ctx, "ctx");
         Objects.requireNonNull(ref, "ref");
         Objects.requireNonNull(reads, "reads");
@@ -80,8 +103,19 @@ public final class Papara {
         int[] best = new int[3 * n];
         int[] scores = wantScores ? new int[Math.multiplyExact(n, ref.numEdges())] : null;
         long[] stats = new long[3];
+        if (model == ScoreModel.PAPER2012) {
+            if (backend == Backend.GPU) {
+                throw new IllegalArgumentException("the paper2012 score model has no GPU kernel yet: use the CPU");
+            }
+            for (int r = 0; r < n; r++) {
+                if (lengths[r] >= ref.numSites()) {
+                    throw new IllegalArgumentException("read " + r + " has " + lengths[r] + " bases, not fewer than the "
+                        + ref.numSites() + " sites (paper2012 aligns the whole read inside the profile)");
+                }
+            }
+        }
         int[] p = { params.gapOpen(), params.gapExtend(), params.match(), params.matchCgap(),
-            backend == null ? -1 : backend.code() };
+            backend == null ? -1 : backend.code(), model.code() };
         if (n == 0 && backend != Backend.GPU) {
             return new PaparaResults(0, ref.numEdges(), best, scores, 0);
         }
@@ -144,7 +178,7 @@ public final class Papara {
         byte[] ops = new byte[(int) total];
         long[] info = new long[3 * n];
         int[] p = { params.gapOpen(), params.gapExtend(), params.match(), params.matchCgap(), -1 };
-        byte[] cigars = ContextAccess.of(ctx).paparaTraceback(ref.sites, ref.numEdges(), sites, edges.clone(),
+        byte[] cigars = ContextAccess.of(ctx).paparaTraceback(ref.sites, ref.numEdges(), (int) sites, edges.clone(),
             masks, lengths, p, ops, info);
         PaparaPlacement[] out = new PaparaPlacement[n];
         int at = 0;
