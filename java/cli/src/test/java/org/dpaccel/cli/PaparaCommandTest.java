@@ -76,6 +76,27 @@ class PaparaCommandTest {
     }
 
     @Test
+    void paper2012ScoresWithoutTraceback(@TempDir Path dir) throws IOException {
+        // edge 3's profile ACGTACGT, site 6 flagged: r1 ACGTAC matches sites 0-5 at cost 0 (band 2);
+        // r2 GTACGT on sites 2-7 would pay CG = 3 on site 6, on sites 0-5 four mismatches: 3 it is
+        Path out = dir.resolve("o");
+        Cli.Result r = Cli.run("papara", "--tree", write(dir, "t.nwk", TREE).toString(), "--ref",
+            write(dir, "a.phy", PHY).toString(), "--reads", write(dir, "q.fa", READS).toString(), "--out",
+            out.toString(), "--score-model", "paper2012", "--scores");
+        assertEquals(ExitCodes.OK, r.rc(), r.toString());
+        List<String> best = Files.readAllLines(out.resolve("best.tsv"));
+        assertEquals(HEADER, best.get(0));
+        assertTrue(best.get(1).startsWith("r1\t6\t0\t"), best.get(1));
+        assertTrue(best.get(1).endsWith("\t-\t-"), best.get(1));
+        assertEquals("3", best.get(2).split("\t")[2], best.get(2));
+        assertTrue(!Files.exists(out.resolve("alignment.phy")));
+        Cli.Result bad = Cli.run("papara-score", "--profiles", out.resolve("best.tsv").toString(), "--reads",
+            dir.resolve("q.fa").toString(), "--score-model", "paper3");
+        assertEquals(ExitCodes.BAD_INPUT, bad.rc(), bad.toString());
+        assertTrue(bad.err().contains("--score-model: score model 'paper3' is not papara2 or paper2012"), bad.err());
+    }
+
+    @Test
     void sideFileWithoutNameNeedsOut(@TempDir Path dir) throws IOException {
         Cli.Result r = Cli.run("papara", "--tree", write(dir, "t.nwk", TREE).toString(), "--ref",
             write(dir, "a.phy", PHY).toString(), "--reads", write(dir, "q.fa", READS).toString(), "--scores");
