@@ -672,6 +672,17 @@ DPA_API dpa_status dpa_papara_traceback(const uint8_t *profile, int64_t num_site
                                         const uint8_t *read, int32_t read_length,
                                         const dpa_papara_params *params, uint8_t *ops,
                                         int64_t *num_ops, int32_t *score);
+/* Many tracebacks on the context's CPU threads (the scheduler; params->backend ignored):
+ * read r of batch (validated as for dpa_papara_score) against profile profile_of_read[r].
+ * Read r's ops go to ops + ops_offsets[r], a slot of num_sites + read_lengths[r] bytes;
+ * slots in read order, not overlapping, inside ops_len. num_ops[r] and scores[r] as
+ * dpa_papara_traceback's. The papara2 score model only. On failure (the message names the
+ * read) the outputs may be partly written. */
+DPA_API dpa_status dpa_papara_traceback_batch(dpa_context *ctx, const dpa_papara_batch *batch,
+                                              const int32_t *profile_of_read,
+                                              const dpa_papara_params *params, uint8_t *ops,
+                                              int64_t ops_len, const int64_t *ops_offsets,
+                                              int64_t *num_ops, int32_t *scores);
 
 /* ------------------------------------------------------------------------------------
  * HMMER3 filters: MSV, bias, Viterbi filter (hmmsearch 3.4 semantics, see docs/hmm-filter.md)

@@ -191,7 +191,8 @@ static void JNICALL papara_score(JNIEnv *env, jclass cls, jlong handle, jbyteArr
     if (st != DPA_OK && !(*env)->ExceptionCheck(env)) dpa_jni_throw(env, st, "papara");
 }
 
-/* Tracebacks of chosen (read, profile) pairs. pairs: the profile index per read; params as
+/* Tracebacks of chosen (read, profile) pairs on the context's threads
+ * (dpa_papara_traceback_batch). pairs: the profile index per read; params as
  * for scoring; ops: out, num_sites + read length per pair, back to back; info: out, 3 per
  * pair {num_ops, score, ref_start}. Returns the CIGARs, '\n' after each, or NULL with an
  * exception pending. Outputs are written only when every pair succeeded. */
@@ -245,26 +246,37 @@ static jbyteArray JNICALL papara_traceback(JNIEnv *env, jclass cls, jlong handle
                       (long long)total_ops, (int)(*env)->GetArrayLength(env, ops));
     if (st == DPA_OK && !(ob = malloc((size_t)total_ops + 1))) goto oom;
     const dpa_papara_params p = { prm[0], prm[1], prm[2], prm[3], -1, DPA_PAPARA_SCORE_PAPARA2 };
-    int64_t off = 0, at = 0, cig_len = 0;
-    for (jsize r = 0; r < R && st == DPA_OK; r++) {
-        int64_t n = 0;
-        int32_t sc = 0;
-        st = dpa_papara_traceback(pb + (size_t)eb[r] * (size_t)S, S, mb + off, lb[r], &p, ob + at,
-                                  &n, &sc);
-        if (st != DPA_OK) {
-            /* the C message names the base; say which read */
-            char msg[600];
-            snprintf(msg, sizeof msg, "read %d: %s", (int)r, dpa_last_error());
-            st = dpa_fail(st, "%s", msg);
-            break;
+    int64_t *offs = NULL, *oo = NULL, *nops = NULL;
+    int32_t *sc = NULL;
+    int64_t cig_len = 0;
+    if (st == DPA_OK) {
+        offs = malloc(sizeof *offs * ((size_t)R + 1));
+        oo = malloc(sizeof *oo * ((size_t)R + 1));
+        nops = malloc(sizeof *nops * ((size_t)R + 1));
+        sc = malloc(sizeof *sc * ((size_t)R + 1));
+        if (!offs || !oo || !nops || !sc) {
+            free(offs), free(oo), free(nops), free(sc);
+            goto oom;
         }
-        int64_t start = 0;
-        if (!(cig[r] = dpa_papara_cigar(ob + at, n, &start))) goto oom;
-        cig_len += (int64_t)strlen(cig[r]) + 1;
-        ib[3 * r] = n, ib[3 * r + 1] = sc, ib[3 * r + 2] = start;
-        off += lb[r];
-        at += S + lb[r];  /* each pair's slot is num_sites + length; n fills its front */
+        int64_t off = 0, at = 0;
+        for (jsize r = 0; r < R; r++) {
+            offs[r] = off, oo[r] = at;  /* each pair's slot is num_sites + length */
+            off += lb[r];
+            at += S + lb[r];
+        }
+        const dpa_papara_batch b = { num_profiles, S, pb, R, mb, offs, lb };
+        st = dpa_papara_traceback_batch(h->ctx, &b, eb, &p, ob, total_ops, oo, nops, sc);
     }
+    for (jsize r = 0; r < R && st == DPA_OK; r++) {
+        int64_t start = 0;
+        if (!(cig[r] = dpa_papara_cigar(ob + oo[r], nops[r], &start))) {
+            free(offs), free(oo), free(nops), free(sc);
+            goto oom;
+        }
+        cig_len += (int64_t)strlen(cig[r]) + 1;
+        ib[3 * r] = nops[r], ib[3 * r + 1] = sc[r], ib[3 * r + 2] = start;
+    }
+    free(offs), free(oo), free(nops), free(sc);
     if (st == DPA_OK && cig_len > 0x7fffffff - 8)
         st = dpa_fail(DPA_ERR_LIMIT, "papara traceback: %lld bytes of CIGAR exceed a Java array",
                       (long long)cig_len);
