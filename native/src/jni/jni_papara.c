@@ -244,7 +244,8 @@ static jbyteArray JNICALL papara_traceback(JNIEnv *env, jclass cls, jlong handle
         st = dpa_fail(DPA_ERR_INVALID_ARG, "papara traceback: read lengths add up to %lld (masks "
                       "%d), ops need %lld bytes (given %d)", (long long)acc, (int)nm,
                       (long long)total_ops, (int)(*env)->GetArrayLength(env, ops));
-    if (st == DPA_OK && !(ob = malloc((size_t)total_ops + 1))) goto oom;
+    /* zeroed: the slot tails past each read's ops go back to Java too */
+    if (st == DPA_OK && !(ob = calloc((size_t)total_ops + 1, 1))) goto oom;
     const dpa_papara_params p = { prm[0], prm[1], prm[2], prm[3], -1, DPA_PAPARA_SCORE_PAPARA2 };
     int64_t *offs = NULL, *oo = NULL, *nops = NULL;
     int32_t *sc = NULL;
