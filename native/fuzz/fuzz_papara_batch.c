@@ -7,7 +7,9 @@
  * a rejected call leaves the outputs untouched; on accepted batches the scalar, AVX2 and
  * AVX-512 contexts give the same matrix, best and ties, and small ones match the scalar
  * reference cell by cell, and each read's traceback against its best profile reproduces
- * the best score with every site and read base used once.
+ * the best score with every site and read base used once. A last byte picks the 2012 score
+ * model (scalar reference, no traceback) for the same properties; dpa_papara_traceback_batch
+ * must give every read the single traceback's ops and score.
  *
  * Build: cmake -DDPA_FUZZ=ON with clang (see .ci/run); run: fuzz_papara_batch corpus/papara_batch
  */
@@ -88,6 +90,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         at += l;
     }
+    /* last, so inputs written before the 2012 model keep their meaning (0 when exhausted) */
+    if (take8(&c) & 1) p.score_model = DPA_PAPARA_SCORE_PAPER2012;
     dpa_papara_batch b = { E, S, prof, R, masks, offs, lens };
     const dpa_status v = dpa_papara_validate(&b, &p);
     const size_t cells = (size_t)R * (size_t)(E ? E : 1);
@@ -118,12 +122,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!scratch) abort();
         uint8_t *ops = malloc((size_t)S + 64);
         if (!ops) abort();
+        const int paper = p.score_model == DPA_PAPARA_SCORE_PAPER2012;
+        int64_t *tb_n = malloc(sizeof *tb_n * (size_t)R), *tb_off = malloc(sizeof *tb_off * (size_t)R);
+        int64_t tb_len = 0;
+        for (int32_t r = 0; r < R; r++) tb_off[r] = tb_len, tb_len += S + lens[r];
+        uint8_t *tb_ops = malloc((size_t)tb_len + 1);
+        if (!tb_n || !tb_off || !tb_ops) abort();
         for (int32_t r = 0; r < R; r++) {
             for (int32_t e = 0; e < E; e++)
                 if (m[0][(size_t)r * E + e] !=
-                    dpa_papara_score_ref(prof + (int64_t)e * S, S, masks + offs[r], lens[r], &p,
-                                         scratch))
+                    (paper ? dpa_papara_score_paper2012(prof + (int64_t)e * S, S, masks + offs[r],
+                                                        lens[r], scratch)
+                           : dpa_papara_score_ref(prof + (int64_t)e * S, S, masks + offs[r],
+                                                  lens[r], &p, scratch)))
                     abort();
+            if (paper) continue; /* no traceback for the 2012 model */
             /* the traceback against the best profile: same score, every site and base once */
             int64_t n = 0, sites = 0, bases = 0;
             int32_t sc = 0;
@@ -136,7 +149,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 bases += ops[k] != DPA_PAPARA_OP_D;
             }
             if (sc != best[0][r] || sites != S || bases != lens[r]) abort();
+            tb_n[r] = n;
+            memcpy(tb_ops + tb_off[r], ops, (size_t)n);
         }
+        if (!paper) { /* the batch traceback on the context's threads: the same, read by read */
+            int64_t *bn = malloc(sizeof *bn * (size_t)R);
+            int32_t *bs = malloc(sizeof *bs * (size_t)R);
+            uint8_t *bo = malloc((size_t)tb_len + 1);
+            if (!bn || !bs || !bo) abort();
+            if (dpa_papara_traceback_batch(context(0), &b, idx[0], &p, bo, tb_len, tb_off, bn, bs))
+                abort();
+            for (int32_t r = 0; r < R; r++)
+                if (bn[r] != tb_n[r] || bs[r] != best[0][r] ||
+                    memcmp(bo + tb_off[r], tb_ops + tb_off[r], (size_t)bn[r]))
+                    abort();
+            free(bn), free(bs), free(bo);
+        }
+        free(tb_n), free(tb_off), free(tb_ops);
         free(ops);
         free(scratch);
     }

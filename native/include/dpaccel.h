@@ -622,7 +622,19 @@ typedef struct dpa_papara_params {
     int32_t match;       /* >= 0 (2) */
     int32_t match_cgap;  /* < 0 and match + match_cgap < 0, as PaPaRa assumes (-3) */
     int32_t backend;     /* dpa_backend for this call; -1 = the context's */
+    int32_t score_model; /* DPA_PAPARA_SCORE_PAPARA2 (0, default) or _PAPER2012 */
 } dpa_papara_params;
+
+/* Score models. PAPARA2: the recurrence above (papara_core 2.5). PAPER2012: the 2012
+ * paper's kernel (papara_nt's align_pvec_score): min-plus, the LOWEST score wins (best
+ * profile = lowest, ties to the lowest index); fixed costs mismatch 3, flagged site 3, gap
+ * in the read 3 + 1 to open and 1 to extend (0 on flagged sites), insertion 3; the read
+ * aligned end to end inside the profile's band of width num_sites - read_length, so every
+ * read must be shorter than num_sites; free start and end in the profile. gap_open ..
+ * match_cgap are still validated but not used. CPU scalar only (a GPU backend is
+ * DPA_ERR_UNSUPPORTED; AUTO and HYBRID run on the CPU); no traceback. */
+#define DPA_PAPARA_SCORE_PAPARA2 0
+#define DPA_PAPARA_SCORE_PAPER2012 1
 
 typedef struct dpa_papara_output {
     int32_t *scores;        /* optional: num_reads x num_profiles, read-major */
@@ -660,6 +672,17 @@ DPA_API dpa_status dpa_papara_traceback(const uint8_t *profile, int64_t num_site
                                         const uint8_t *read, int32_t read_length,
                                         const dpa_papara_params *params, uint8_t *ops,
                                         int64_t *num_ops, int32_t *score);
+/* Many tracebacks on the context's CPU threads (the scheduler; params->backend ignored):
+ * read r of batch (validated as for dpa_papara_score) against profile profile_of_read[r].
+ * Read r's ops go to ops + ops_offsets[r], a slot of num_sites + read_lengths[r] bytes;
+ * slots in read order, not overlapping, inside ops_len. num_ops[r] and scores[r] as
+ * dpa_papara_traceback's. The papara2 score model only. On failure (the message names the
+ * read) the outputs may be partly written. */
+DPA_API dpa_status dpa_papara_traceback_batch(dpa_context *ctx, const dpa_papara_batch *batch,
+                                              const int32_t *profile_of_read,
+                                              const dpa_papara_params *params, uint8_t *ops,
+                                              int64_t ops_len, const int64_t *ops_offsets,
+                                              int64_t *num_ops, int32_t *scores);
 
 /* ------------------------------------------------------------------------------------
  * HMMER3 filters: MSV, bias, Viterbi filter (hmmsearch 3.4 semantics, see docs/hmm-filter.md)

@@ -39,7 +39,13 @@ typedef struct papara_job {
     int16_t *mask, *gap;    /* SIMD layout: num_blocks x num_sites x width */
     int32_t *scores;        /* caller's, or NULL */
     int32_t *part_best, *part_idx, *part_ties; /* num_blocks x num_reads */
+    int lowest_wins;        /* the paper2012 model: min-plus */
 } papara_job;
+
+static inline int better(const papara_job *j, int32_t a, int32_t b)
+{
+    return j->lowest_wins ? a < b : a > b;
+}
 
 static int64_t papara_cost(const void *arg, int64_t t)
 {
@@ -53,10 +59,15 @@ static void block_ref(const papara_job *j, int32_t first, int32_t lanes, int32_t
                       int64_t *scratch, int32_t *out)
 {
     const dpa_papara_batch *b = j->batch;
-    for (int32_t k = 0; k < lanes; k++)
-        out[k] = dpa_papara_score_ref(b->profiles + (int64_t)(first + k) * b->num_sites,
-                                      b->num_sites, b->read_masks + b->read_offsets[read],
-                                      b->read_lengths[read], j->params, scratch);
+    for (int32_t k = 0; k < lanes; k++) {
+        const uint8_t *prof = b->profiles + (int64_t)(first + k) * b->num_sites;
+        const uint8_t *rd = b->read_masks + b->read_offsets[read];
+        out[k] = j->lowest_wins
+                     ? dpa_papara_score_paper2012(prof, b->num_sites, rd, b->read_lengths[read],
+                                                  scratch)
+                     : dpa_papara_score_ref(prof, b->num_sites, rd, b->read_lengths[read],
+                                            j->params, scratch);
+    }
 }
 
 /* A task's block best (score, lowest index, count) into its slot; its scores into the matrix. */
@@ -66,7 +77,7 @@ static void finish_task(papara_job *j, int32_t blk, int32_t read, int32_t lanes,
     const int32_t p0 = blk * j->width;
     int32_t best = out[0], idx = p0, ties = 1;
     for (int32_t k = 1; k < lanes; k++) {
-        if (out[k] > best) {
+        if (better(j, out[k], best)) {
             best = out[k];
             idx = p0 + k;
             ties = 1;
@@ -226,7 +237,7 @@ static void reduce(const papara_job *j, const dpa_papara_output *o)
         int32_t best = j->part_best[r], idx = j->part_idx[r], ties = j->part_ties[r];
         for (int32_t blk = 1; blk < j->num_blocks; blk++) {
             const int64_t s = (int64_t)blk * n + r;
-            if (j->part_best[s] > best) {
+            if (better(j, j->part_best[s], best)) {
                 best = j->part_best[s];
                 idx = j->part_idx[s];
                 ties = j->part_ties[s];
@@ -263,13 +274,24 @@ DPA_API dpa_status dpa_papara_score(dpa_context *ctx, const dpa_papara_batch *ba
     job.batch = batch;
     job.params = params;
     dpa_papara_select(ctx->cfg.isa_mask, &job.ops);
+    dpa_sched_call call = { 0, 0, params->backend, job.ops.isa };
+    if (params->score_model == DPA_PAPARA_SCORE_PAPER2012) {
+        /* only the scalar reference computes the 2012 model so far */
+        const int32_t be = params->backend >= 0 ? params->backend : (int32_t)ctx->cfg.backend;
+        if (be == DPA_BACKEND_GPU)
+            return dpa_fail(DPA_ERR_UNSUPPORTED, "dpa_papara_score: the paper2012 score model "
+                            "has no GPU kernel yet (use the CPU backend)");
+        job.lowest_wins = 1;
+        job.ops = (dpa_papara_ops){ DPA_ISA_SCALAR, "scalar", 1, 0 };
+        call.backend = DPA_BACKEND_CPU;
+        call.isa = DPA_ISA_SCALAR;
+    }
     job.width = job.ops.block ? job.ops.width : SCALAR_GROUP;
     if (stats) {
         memset(stats, 0, sizeof *stats);
         stats->isa = job.ops.isa;
     }
     const int64_t n = batch->num_reads;
-    dpa_sched_call call = { 0, 0, params->backend, job.ops.isa };
     dpa_sched_result res;
     if (n == 0) return dpa_sched_run(ctx, &papara_workload, &job, &call, &res); /* GPU check */
 

@@ -19,6 +19,15 @@ int32_t dpa_papara_score_ref(const uint8_t *profile, int64_t num_sites, const ui
                              int32_t read_length, const dpa_papara_params *p,
                              int64_t *scratch);
 
+/* The 2012 paper's model (papara_paper2012.c): fixed costs, min-plus, banded; the read
+ * shorter than the profile. scratch holds num_sites - read_length + 2 int64. */
+#define DPA_PAPER2012_MISMATCH 3
+#define DPA_PAPER2012_CGAP 3
+#define DPA_PAPER2012_OPEN 3
+#define DPA_PAPER2012_EXTEND 1
+int32_t dpa_papara_score_paper2012(const uint8_t *profile, int64_t num_sites, const uint8_t *read,
+                                   int32_t read_length, int64_t *scratch);
+
 /* The parameter rules of dpa_papara_validate (message names the field). */
 dpa_status dpa_papara_check_params(const dpa_papara_params *p);
 

@@ -35,6 +35,9 @@ DPA_API dpa_status dpa_papara_traceback(const uint8_t *profile, int64_t num_site
                         (long long)DPA_PAPARA_MAX_TRACEBACK_CELLS);
     dpa_status st = dpa_papara_check_params(params);
     if (st) return st;
+    if (params->score_model != DPA_PAPARA_SCORE_PAPARA2)
+        return dpa_fail(DPA_ERR_UNSUPPORTED, "dpa_papara_traceback: only the papara2 score model "
+                        "has a traceback");
     for (int32_t j = 0; j < read_length; j++)
         if (read[j] < 1 || read[j] > 15)
             return dpa_fail(DPA_ERR_INVALID_ARG, "dpa_papara_traceback: read base %d = %u is not "

@@ -13,6 +13,7 @@ DPA_API void dpa_papara_params_init(dpa_papara_params *p)
     p->match = 2;
     p->match_cgap = -3;
     p->backend = -1;
+    p->score_model = DPA_PAPARA_SCORE_PAPARA2;
 }
 
 dpa_status dpa_papara_check_params(const dpa_papara_params *p)
@@ -34,6 +35,9 @@ dpa_status dpa_papara_check_params(const dpa_papara_params *p)
         return dpa_fail(DPA_ERR_INVALID_ARG,
                         "papara: match + match_cgap = %d must be < 0 (PaPaRa's assumption)",
                         p->match + p->match_cgap);
+    if (p->score_model != DPA_PAPARA_SCORE_PAPARA2 && p->score_model != DPA_PAPARA_SCORE_PAPER2012)
+        return dpa_fail(DPA_ERR_INVALID_ARG, "papara: score_model = %d is not a "
+                        "DPA_PAPARA_SCORE_* value", p->score_model);
     if (p->backend < -1 || p->backend > DPA_BACKEND_HYBRID)
         return dpa_fail(DPA_ERR_INVALID_ARG, "papara: backend = %d is not a dpa_backend",
                         p->backend);
@@ -83,6 +87,11 @@ DPA_API dpa_status dpa_papara_validate(const dpa_papara_batch *b, const dpa_papa
                 return dpa_fail(DPA_ERR_INVALID_ARG,
                                 "papara: read %d base %d = %u is not a state mask in [1, 15]",
                                 r, j, m[j]);
+        if (p->score_model == DPA_PAPARA_SCORE_PAPER2012 && len >= b->num_sites)
+            return dpa_fail(DPA_ERR_INVALID_ARG,
+                            "papara: paper2012: read %d has %d bases, not fewer than the %lld "
+                            "sites (the 2012 kernel aligns the whole read inside the profile)",
+                            r, len, (long long)b->num_sites);
     }
     return DPA_OK;
 }

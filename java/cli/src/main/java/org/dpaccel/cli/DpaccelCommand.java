@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
     description = "GPU and AVX dynamic-programming kernels for genomics, on files.%n"
         + "Exit status: 0 ok, 1 internal error, 2 bad input or usage (docs/cli.md).",
     subcommands = {BenchCommand.class, PairHmmCommand.class, SwCommand.class, DistanceCommand.class,
-        XdropCommand.class, PaparaCommand.class, PdhmmCommand.class, HmmFilterCommand.class})
+        XdropCommand.class, PaparaCommand.class, PdhmmCommand.class, HmmFilterCommand.class,
+        PaparaScoreCommand.class})
 final class DpaccelCommand implements Callable<Integer> {
     /** The command line as given, for a restart on other GPUs (--device). */
     final String[] args;

@@ -60,6 +60,17 @@ final class OutputFile implements AutoCloseable {
         return stream;
     }
 
+    /**
+     * The temporary file for a writer outside this class (a native one): it writes the whole file
+     * there and nothing goes to {@link #stream()}; {@link #commit()} renames it as usual.
+     */
+    Path temp() {
+        if (temp == null) {
+            throw new IllegalStateException("stdout has no file to write");
+        }
+        return temp;
+    }
+
     /** Makes the output final: flushed to stdout, or renamed over the target file. */
     void commit() throws IOException {
         stream.flush();

@@ -147,4 +147,10 @@ class ReadersFuzzTest {
             Files.deleteIfExists(dir);
         }
     }
+
+    @FuzzTest(maxDuration = "15s")
+    void paparaProfiles(byte[] data) {
+        String text = new String(data, StandardCharsets.ISO_8859_1);
+        expectCleanOutcome(() -> PaparaScoreCommand.parseProfiles(reader(text), SRC));
+    }
 }

@@ -373,7 +373,7 @@ public final class NativeContext implements AutoCloseable {
      * @param numSites sites
      * @param masks reads concatenated
      * @param lengths read lengths
-     * @param params open, extend, match, match_cgap, backend code
+     * @param params open, extend, match, match_cgap, backend code, score model code
      * @param scores out: reads x profiles, or null
      * @param best out: 3 columns of n: score, profile, tied
      * @param stats out: cells, GPU tasks, ISA code
@@ -388,6 +388,67 @@ public final class NativeContext implements AutoCloseable {
         long h = enter();
         try {
             Natives.paparaScore(h, profiles, numProfiles, numSites, masks, lengths, params, scores, best, stats);
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * PaPaRa tracebacks of chosen (read, profile) pairs (no context state used, but checked open).
+     *
+     * @param profiles profiles x sites bytes
+     * @param numProfiles profiles
+     * @param numSites sites
+     * @param pairs profile per read
+     * @param masks reads concatenated
+     * @param lengths read lengths
+     * @param params open, extend, match, match_cgap, backend code (ignored)
+     * @param ops out: numSites + length bytes per read, back to back
+     * @param info out: {num_ops, score, ref_start} per read
+     * @return the CIGARs, each followed by '\n'
+     * @throws IllegalStateException if the context is closed
+     */
+    public byte[] paparaTraceback(byte[] profiles, int numProfiles, int numSites, int[] pairs, byte[] masks,
+        int[] lengths, int[] params, byte[] ops, long[] info) {
+        nonNull(profiles, masks, ops);
+        nonNull(pairs, lengths, params);
+        Objects.requireNonNull(info, "info");
+        long h = enter();
+        try {
+            return Natives.paparaTraceback(h, profiles, numProfiles, numSites, pairs, masks, lengths, params, ops,
+                info);
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * Writes PaPaRa's extended alignment file (see {@code Papara.writeAlignment}).
+     *
+     * @param path the file, as bytes of the platform's file-name encoding
+     * @param treeRows the alignment rows the tree's tips name
+     * @param rows alignment rows
+     * @param cols alignment columns
+     * @param chars rows x cols characters
+     * @param rowNames row names, each NUL-terminated
+     * @param columns alignment column per site
+     * @param masks reads concatenated
+     * @param lengths read lengths
+     * @param readNames read names, each NUL-terminated
+     * @param ops traceback ops, numOps[r] per read, back to back
+     * @param numOps ops per read
+     * @throws IllegalStateException if the context is closed
+     */
+    public void paparaWriteAlignment(byte[] path, int[] treeRows, int rows, int cols, byte[] chars, byte[] rowNames,
+        long[] columns, byte[] masks, int[] lengths, byte[] readNames, byte[] ops, long[] numOps) {
+        nonNull(path, chars, rowNames, masks, readNames, ops);
+        nonNull(treeRows, lengths);
+        Objects.requireNonNull(columns, "columns");
+        Objects.requireNonNull(numOps, "numOps");
+        enter();
+        try {
+            Natives.paparaWriteAlignment(path, treeRows, rows, cols, chars, rowNames, columns, masks, lengths,
+                readNames, ops, numOps);
         } finally {
             exit();
         }

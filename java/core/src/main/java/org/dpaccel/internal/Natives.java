@@ -80,7 +80,7 @@ final class Natives {
     /*
      * PaPaRa: tree as parent/length/row per node, the alignment as rows x cols characters. Shape
      * returns {edges, sites}; build fills sites (edges x sites), edgeNodes (2 per edge) and
-     * columns; score: params {open, extend, match, match_cgap, backend}, scores reads x
+     * columns; score: params {open, extend, match, match_cgap, backend, model}, scores reads x
      * profiles or null, best 3 columns of n {score, profile, tied}, stats {cells, gpu, isa}.
      */
     static native long[] paparaShape(int[] parent, double[] length, int[] row, int rows, long cols,
@@ -91,6 +91,17 @@ final class Natives {
 
     static native void paparaScore(long handle, byte[] profiles, int numProfiles, long numSites,
         byte[] masks, int[] lengths, int[] params, int[] scores, int[] best, long[] stats);
+
+    /*
+     * PaPaRa tracebacks: pairs = profile per read; ops out (num_sites + length per read, back to
+     * back), info out {num_ops, score, ref_start} per read; returns the CIGARs, '\n' after each.
+     * writeAlignment: PaPaRa's papara_alignment file at path (bytes); names NUL-terminated.
+     */
+    static native byte[] paparaTraceback(long handle, byte[] profiles, int numProfiles, long numSites,
+        int[] pairs, byte[] masks, int[] lengths, int[] params, byte[] ops, long[] info);
+
+    static native void paparaWriteAlignment(byte[] path, int[] treeRows, int rows, long cols, byte[] chars,
+        byte[] rowNames, long[] columns, byte[] masks, int[] lengths, byte[] readNames, byte[] ops, long[] numOps);
 
     /*
      * HMMER3 filters. Profiles handles are owned by NativeHmmProfiles. describe returns the

@@ -74,6 +74,47 @@ public final class PaparaReference {
         return new PaparaReference(sites, e, s, edges, columns);
     }
 
+    /**
+     * Profiles given as site bytes (e.g. read back from {@code dpaccel papara --profiles}), for scoring
+     * without a tree. Site {@code s} keeps column {@code s}; edge nodes are -1.
+     *
+     * @param profiles one array of site bytes per profile (mask in bits 0-3, gap flag in bit 4), equal
+     *     non-zero lengths
+     * @return the profiles (copied)
+     * @throws IllegalArgumentException naming the profile and site of a bad byte or length
+     */
+    public static PaparaReference ofSites(byte[][] profiles) {
+        Objects.requireNonNull(profiles, "profiles");
+        if (profiles.length == 0) {
+            throw new IllegalArgumentException("no profiles");
+        }
+        int s = Objects.requireNonNull(profiles[0], "profiles[0]").length;
+        if (s == 0) {
+            throw new IllegalArgumentException("profile 0 has no sites");
+        }
+        byte[] sites = new byte[Math.multiplyExact(profiles.length, s)];
+        for (int e = 0; e < profiles.length; e++) {
+            byte[] p = Objects.requireNonNull(profiles[e], "profiles[" + e + "]");
+            if (p.length != s) {
+                throw new IllegalArgumentException("profile " + e + " has " + p.length + " sites, profile 0 " + s);
+            }
+            for (int i = 0; i < s; i++) {
+                if ((p[i] & 0xe0) != 0) {
+                    throw new IllegalArgumentException("profile " + e + " site " + i + " = " + (p[i] & 0xff)
+                        + ": bits 5-7 must be zero");
+                }
+            }
+            System.arraycopy(p, 0, sites, e * s, s);
+        }
+        int[] edges = new int[2 * profiles.length];
+        java.util.Arrays.fill(edges, -1);
+        long[] columns = new long[s];
+        for (int i = 0; i < s; i++) {
+            columns[i] = i;
+        }
+        return new PaparaReference(sites, profiles.length, s, edges, columns);
+    }
+
     /** @return the number of edges (profiles) */
     public int numEdges() {
         return numEdges;

@@ -2,7 +2,10 @@ package org.dpaccel.papara;
 
 import java.util.Objects;
 
-/** Per read: the best score, its edge (ties to the lowest index), how many edges tie; optionally every score. */
+/**
+ * Per read: the best score, its edge (ties to the lowest index), how many edges tie; optionally every score.
+ * The best is the highest score, or the lowest cost under {@link ScoreModel#PAPER2012}.
+ */
 public final class PaparaResults {
     private final int reads;
     private final int edges;
