@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <cmath>
 #include <random>
 #include <sstream>
 #include <string>
@@ -121,9 +122,17 @@ inline Case gatk_case(std::mt19937_64 &rng, int h, int r, bool wild)
         else if (roll < 4) b = 'N';
         c.read.push_back(b);
         if (wild) {
+            // any qualities that still make a model: gap-open error probabilities summing
+            // past 1 (Q0 with anything, Q3 with Q3) fail the call as GATK throws, and have
+            // their own test (ImproperGapQualities...)
+            int ins, del;
+            do {
+                ins = U(1, 93);
+                del = U(1, 93);
+            } while (std::pow(10.0, ins / -10.0) + std::pow(10.0, del / -10.0) > 1.0);
             c.q.push_back((uint8_t)U(0, 93));
-            c.ins.push_back((uint8_t)U(0, 93));
-            c.del.push_back((uint8_t)U(0, 93));
+            c.ins.push_back((uint8_t)ins);
+            c.del.push_back((uint8_t)del);
             c.gcp.push_back((uint8_t)U(0, 93));
         } else {
             c.q.push_back((uint8_t)U(6, 40));

@@ -58,8 +58,18 @@ final class PdhmmCases {
                 int roll = r.nextInt(100);
                 read[i] = roll < 3 ? acgt[r.nextInt(4)] : roll < 4 ? (byte) 'N' : b;
                 q[i] = (byte) (wild ? r.nextInt(94) : 6 + r.nextInt(35));
-                ins[i] = (byte) (wild ? r.nextInt(94) : 40 + r.nextInt(11));
-                del[i] = (byte) (wild ? r.nextInt(94) : 40 + r.nextInt(11));
+                ins[i] = (byte) (40 + r.nextInt(11));
+                del[i] = (byte) (40 + r.nextInt(11));
+                // wild gap-open qualities that still make a model: error probabilities summing past
+                // 1 (Q0 with anything) fail the call where GATK throws (docs/pdhmm.md)
+                while (wild) {
+                    int a = 1 + r.nextInt(93), d = 1 + r.nextInt(93);
+                    if (Math.pow(10, a / -10.0) + Math.pow(10, d / -10.0) <= 1.0) {
+                        ins[i] = (byte) a;
+                        del[i] = (byte) d;
+                        break;
+                    }
+                }
                 gcp[i] = (byte) (wild ? r.nextInt(94) : 10);
             }
             c.pairs.add(new byte[][] { hap, pd, read, q, ins, del, gcp });
