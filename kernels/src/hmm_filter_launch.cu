@@ -3,8 +3,8 @@
  * tasks, pack the models and sequences they name (each once per chunk) into the slot's pinned
  * staging buffer, copy, launch hmm_filter_kernels.cu's warps, copy the integers back.
  *
- * Chunks: tasks in the caller's order until the packed bytes reach DPA_HF_CHUNK (a task is
- * never split). The warps' global rows (models too long for shared memory) come on top,
+ * Chunks: tasks in the caller's order until the packed bytes reach DPA_HF_CHUNK in a big slot,
+ * DPA_CUDA_SMALL_CHUNK in the others (a task is never split). The warps' global rows (models too long for shared memory) come on top,
  * capped at DPA_HF_GSCRATCH by launching fewer warps.
  */
 #include <stdint.h>
@@ -82,6 +82,8 @@ dpa_status dpa_cuda_hmm_filter_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, d
     for (size_t i = 0; i < mark_n; i++) stamp[i] = -1;
     DPA_CUDA_TRY(err, cudaSetDevice(d->cuda_id));
     for (int64_t first = 0, chunk = 0; first < n; chunk++) {
+        /* the small slots (concurrent feeders beyond the big slots) keep small pinned buffers */
+        const int64_t chunk_cap = s->big ? DPA_HF_CHUNK : (int64_t)DPA_CUDA_SMALL_CHUNK;
         /* the chunk's extent and sizes */
         int64_t last = first, nmod = 0, tab_b = 0, seq_b = 0, total = 0;
         int32_t maxM = 0;
@@ -91,7 +93,7 @@ dpa_status dpa_cuda_hmm_filter_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, d
             const int newm = stamp[k->model] != chunk, news = stamp[num_models + k->seq] != chunk;
             if (newm) add += hf_model_bytes(models[k->model].M) + (int64_t)sizeof(dpa_hf_model);
             if (news) add += seqs->lengths[k->seq];
-            if (last > first && total + add > DPA_HF_CHUNK) break;
+            if (last > first && total + add > chunk_cap) break;
             total += add;
             if (newm) {
                 stamp[k->model] = chunk;

@@ -44,6 +44,7 @@ typedef struct hmm_job {
     dpa_hmm_filter_result *results;
     dpa_cuda_hmm_model *gmodels; /* the profiles' quantised tables as the CUDA entry reads them */
     dpa_cuda_hmm_seqs gseqs;
+    dpa_hmm_len_params *lp_by_len; /* [L] for every L of the batch (the GPU path's per-pair host cost) */
     dpa_sort_item *keys;
     int32_t *order;      /* the scheduler's task order: pair = model * nseq + seq */
 } hmm_job;
@@ -143,7 +144,7 @@ static dpa_status hmm_gpu(void *arg, const void *entry, dpa_cuda_backend *backen
         }
         hmm_gpu_pair *q = &g[ng];
         q->pair = pair;
-        dpa_hmm_len_params_init(L, &q->lp);
+        q->lp = j->lp_by_len[L];
         if (dpa_hmm_ssv_guard(&j->profiles->prof[mi], &q->lp))
             msv[nmsv++] = ng;
         else
@@ -207,7 +208,11 @@ static const dpa_workload hmm_filter_workload = {
     .chunk_multiple = 1,
     .solo_cost = INT64_MAX, /* scratch is two rows of the model: no pair needs to run alone */
     .split_min_cost = (int64_t)1000 * 1000 * 1000,
-    .feeders_per_gpu = 2,
+    /* 8 feeders a GPU: the host's share of a GPU unit (SSV decisions, bits and P-values,
+     * ~0.35 us a pair, and the bias filter, ~37 us a survivor at L = 350, dev VM) is far more
+     * than the GPU's (~20 ns a pair at 4 TCUPS for M = 200, L = 350), so the feeders' threads
+     * are what runs it in parallel; each takes its own stream and slot */
+    .feeders_per_gpu = 8,
     .units_per_feeder = 2,
     .hybrid_units_per_feeder = 8,
     .unit_min_cost = (int64_t)1 << 26,
@@ -306,6 +311,22 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
         for (int32_t k = 0; k < batch->lengths[i]; k++) job.dsq[pos + k] = (uint8_t)dpa_hmm_residue_code(s[k]);
         pos += batch->lengths[i];
     }
+    {
+        /* length parameters once per distinct L (logf and friends: ~100 ns each, too much to
+         * repeat per pair when the GPU takes a pair in ~20 ns) */
+        int32_t maxL = 0;
+        for (int32_t i = 0; i < batch->num_seqs; i++)
+            if (batch->lengths[i] > maxL) maxL = batch->lengths[i];
+        job.lp_by_len = calloc((size_t)maxL + 1, sizeof *job.lp_by_len);
+        if (!job.lp_by_len) {
+            st = dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %d lengths", maxL);
+            goto cleanup;
+        }
+        for (int32_t i = 0; i < batch->num_seqs; i++) {
+            const int32_t L = batch->lengths[i];
+            if (L > 0 && job.lp_by_len[L].L != L) dpa_hmm_len_params_init(L, &job.lp_by_len[L]);
+        }
+    }
     job.gseqs.dsq = job.dsq;
     job.gseqs.offsets = job.dsq_off;
     job.gseqs.lengths = batch->lengths;
@@ -352,5 +373,6 @@ cleanup:
     free(job.keys);
     free(job.order);
     free(job.gmodels);
+    free(job.lp_by_len);
     return st;
 }
