@@ -2,6 +2,7 @@ package org.dpaccel.cli;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -88,6 +89,15 @@ public final class BedFileset {
         return batch;
     }
 
+    /** The next line; bytes that are not UTF-8 are bad input at that line, not an I/O error. */
+    private static String next(BufferedReader in, Path p, int lineNo) throws IOException {
+        try {
+            return in.readLine();
+        } catch (CharacterCodingException e) {
+            throw new BadInputException(p + " line " + lineNo + ": not UTF-8 text");
+        }
+    }
+
     private static BufferedReader open(Path p) throws IOException {
         try {
             return Files.newBufferedReader(p, StandardCharsets.UTF_8);
@@ -100,7 +110,7 @@ public final class BedFileset {
         try (BufferedReader in = open(fam)) {
             String line;
             int no = 0;
-            while ((line = in.readLine()) != null) {
+            while ((line = next(in, fam, no + 1)) != null) {
                 no++;
                 String[] f = line.trim().split("\\s+");
                 if (line.isBlank()) {
@@ -127,7 +137,7 @@ public final class BedFileset {
         try (BufferedReader in = open(bim)) {
             String line;
             int no = 0;
-            while ((line = in.readLine()) != null) {
+            while ((line = next(in, bim, no + 1)) != null) {
                 no++;
                 if (line.isBlank()) {
                     continue;

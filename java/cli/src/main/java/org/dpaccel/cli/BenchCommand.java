@@ -82,11 +82,12 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "xdrop", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
-        description = {"X-drop seed extension (docs/xdrop.md) on every backend: generated long-read seeds, every "
-            + "result checked against the scalar backend; GCUPS = SeqAn's inner-loop cells per second.",
-            "Exit status: 0 every backend equals scalar, 1 a backend differs, 2 usage error."})
-    static final class Xdrop implements Callable<Integer> {
+    /**
+     * What every workload subcommand shares: the common and workload-bench options, the
+     * parent's launcher arguments, turning a bad parameter into a usage error, and the run.
+     * A subclass names its options, sizes the input and builds its bench.
+     */
+    abstract static class WorkloadSubcommand implements Callable<Integer> {
         @ParentCommand
         BenchCommand parent;
 
@@ -95,6 +96,52 @@ final class BenchCommand implements Callable<Integer> {
 
         @Mixin
         WorkloadBenchOptions opts;
+
+        /** The bench for these options; an IllegalArgumentException is a usage error. */
+        abstract WorkloadBench<?, ?> bench() throws IOException;
+
+        /** The --size value (each workload names and defaults it its own way). */
+        abstract int size();
+
+        /** Work before the run: exporting the input, leaving a backend out of the settings. */
+        void before(WorkloadBench<?, ?> b, WorkloadBenchRunner.Settings s) throws IOException {
+        }
+
+        @Override
+        public Integer call() throws IOException {
+            WorkloadBenchRunner.Settings s = opts.settings(common, size(), parent.top.args);
+            WorkloadBench<?, ?> b;
+            try {
+                b = bench();
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(common.spec.commandLine(), e.getMessage());
+            }
+            try {
+                before(b, s);
+                return runWorkload(parent.top, common, b, s);
+            } finally {
+                if (b instanceof AutoCloseable c) {
+                    closeQuietly(c);
+                }
+            }
+        }
+
+        private static void closeQuietly(AutoCloseable c) throws IOException {
+            try {
+                c.close();
+            } catch (IOException | RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IOException(e.getMessage(), e);
+            }
+        }
+    }
+
+    @Command(name = "xdrop", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
+        description = {"X-drop seed extension (docs/xdrop.md) on every backend: generated long-read seeds, every "
+            + "result checked against the scalar backend; GCUPS = SeqAn's inner-loop cells per second.",
+            "Exit status: 0 every backend equals scalar, 1 a backend differs, 2 usage error."})
+    static final class Xdrop extends WorkloadSubcommand {
 
         @Option(names = "--size", paramLabel = "SEEDS", defaultValue = "2000", description = "seeds (default: 2000, about 3 G cells: the scalar reference takes ~10 s a call)")
         int size;
@@ -117,26 +164,28 @@ final class BenchCommand implements Callable<Integer> {
         java.nio.file.Path exportLogan;
 
         @Override
-        public Integer call() throws IOException {
-            XdropParams p;
-            try {
-                p = new XdropParams(match, mismatch, gap, xdrop);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(common.spec.commandLine(), e.getMessage());
+        WorkloadBench<?, ?> bench() {
+            return new XdropBench(new XdropParams(match, mismatch, gap, xdrop));
+        }
+
+        @Override
+        int size() {
+            return size;
+        }
+
+        @Override
+        void before(WorkloadBench<?, ?> b, WorkloadBenchRunner.Settings s) throws IOException {
+            if (exportLogan == null) {
+                return;
             }
-            XdropBench bench = new XdropBench(p);
-            WorkloadBenchRunner.Settings s = opts.settings(common, size, parent.top.args);
-            if (exportLogan != null) {
-                try (java.io.PrintStream w = new java.io.PrintStream(
-                    new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(exportLogan)), false,
-                    java.nio.charset.StandardCharsets.US_ASCII)) {
-                    XdropBench.writeLogan(bench.generate(s.seed, s.size), w);
-                    if (w.checkError()) {
-                        throw new java.io.IOException("writing " + exportLogan + " failed");
-                    }
+            try (java.io.PrintStream w = new java.io.PrintStream(
+                new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(exportLogan)), false,
+                java.nio.charset.StandardCharsets.US_ASCII)) {
+                XdropBench.writeLogan(((XdropBench) b).generate(s.seed, s.size), w);
+                if (w.checkError()) {
+                    throw new IOException("writing " + exportLogan + " failed");
                 }
             }
-            return runWorkload(parent.top, common, bench, s);
         }
     }
 
@@ -144,15 +193,7 @@ final class BenchCommand implements Callable<Integer> {
         description = {"All-pairs genotype distance counts (docs/distance.md) on every backend: a generated cohort, "
             + "every count checked against the scalar backend; rate = pair-SNPs per second (N(N-1)/2 x variants used).",
             "Exit status: 0 every backend equals scalar, 1 a backend differs, 2 usage error."})
-    static final class Distance implements Callable<Integer> {
-        @ParentCommand
-        BenchCommand parent;
-
-        @Mixin
-        CommonOptions common;
-
-        @Mixin
-        WorkloadBenchOptions opts;
+    static final class Distance extends WorkloadSubcommand {
 
         @Option(names = "--size", paramLabel = "SAMPLES", defaultValue = "1000", description = "samples (default: 1000)")
         int size;
@@ -161,14 +202,13 @@ final class BenchCommand implements Callable<Integer> {
         int variants;
 
         @Override
-        public Integer call() throws IOException {
-            DistanceBench b;
-            try {
-                b = new DistanceBench(variants);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(common.spec.commandLine(), e.getMessage());
-            }
-            return runWorkload(parent.top, common, b, opts.settings(common, size, parent.top.args));
+        WorkloadBench<?, ?> bench() {
+            return new DistanceBench(variants);
+        }
+
+        @Override
+        int size() {
+            return size;
         }
     }
 
@@ -177,15 +217,7 @@ final class BenchCommand implements Callable<Integer> {
             + "regions (reads x haplotypes), every likelihood checked bit for bit against the scalar backend; GCUPS "
             + "= read x haplotype cells per second.",
             "Exit status: 0 every backend equals scalar, 1 a backend differs, 2 usage error."})
-    static final class Pdhmm implements Callable<Integer> {
-        @ParentCommand
-        BenchCommand parent;
-
-        @Mixin
-        CommonOptions common;
-
-        @Mixin
-        WorkloadBenchOptions opts;
+    static final class Pdhmm extends WorkloadSubcommand {
 
         @Option(names = "--size", paramLabel = "PAIRS", defaultValue = "20000", description = "pairs (default: 20000)")
         int size;
@@ -195,15 +227,18 @@ final class BenchCommand implements Callable<Integer> {
         String rows;
 
         @Override
-        public Integer call() throws IOException {
+        WorkloadBench<?, ?> bench() {
             org.dpaccel.pdhmm.Pdhmm.Rows mode = switch (rows.toLowerCase(Locale.ROOT)) {
                 case "gatk" -> org.dpaccel.pdhmm.Pdhmm.Rows.GATK;
                 case "gkl" -> org.dpaccel.pdhmm.Pdhmm.Rows.GKL;
-                default -> throw new ParameterException(common.spec.commandLine(), "--rows " + rows
-                    + ": must be gatk or gkl");
+                default -> throw new IllegalArgumentException("--rows " + rows + ": must be gatk or gkl");
             };
-            return runWorkload(parent.top, common, new PdhmmBench(mode),
-                opts.settings(common, size, parent.top.args));
+            return new PdhmmBench(mode);
+        }
+
+        @Override
+        int size() {
+            return size;
         }
     }
 
@@ -212,15 +247,7 @@ final class BenchCommand implements Callable<Integer> {
             + "reads; profiles built once, the scoring timed and every result (best score, edge, ties and the whole score "
             + "matrix) checked against the scalar backend; GCUPS = profiles x sites x read bases per second.",
             "Exit status: 0 every backend equals scalar, 1 a backend differs, 2 usage error."})
-    static final class Papara implements Callable<Integer> {
-        @ParentCommand
-        BenchCommand parent;
-
-        @Mixin
-        CommonOptions common;
-
-        @Mixin
-        WorkloadBenchOptions opts;
+    static final class Papara extends WorkloadSubcommand {
 
         @Option(names = "--size", paramLabel = "READS", defaultValue = "200", description = "reads (default: 200)")
         int size;
@@ -245,20 +272,18 @@ final class BenchCommand implements Callable<Integer> {
         boolean bestOnly;
 
         @Override
-        public Integer call() throws IOException {
-            PaparaBench b;
-            try {
-                GapModel model = switch (gapModel) {
-                    case "prob" -> GapModel.PROB;
-                    case "cgap" -> GapModel.CGAP;
-                    default -> throw new IllegalArgumentException("--gap-model must be prob or cgap");
-                };
-                b = new PaparaBench(taxa, columns,
-                    PaparaParams.parse(scoring), model, !bestOnly);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(common.spec.commandLine(), e.getMessage());
-            }
-            return runWorkload(parent.top, common, b, opts.settings(common, size, parent.top.args));
+        WorkloadBench<?, ?> bench() {
+            GapModel model = switch (gapModel) {
+                case "prob" -> GapModel.PROB;
+                case "cgap" -> GapModel.CGAP;
+                default -> throw new IllegalArgumentException("--gap-model must be prob or cgap");
+            };
+            return new PaparaBench(taxa, columns, PaparaParams.parse(scoring), model, !bestOnly);
+        }
+
+        @Override
+        int size() {
+            return size;
         }
     }
 
@@ -268,15 +293,7 @@ final class BenchCommand implements Callable<Integer> {
             + "backend; rate = model nodes x residues per second. The cuda and hybrid rows need a usable GPU. One model "
             + "against many residues (the GPU's shape): --models 1 --model-length 400 --size 100000.",
             "Exit status: 0 every backend equals scalar, 1 a backend differs, 2 usage error."})
-    static final class HmmFilterBenchCommand implements Callable<Integer> {
-        @ParentCommand
-        BenchCommand parent;
-
-        @Mixin
-        CommonOptions common;
-
-        @Mixin
-        WorkloadBenchOptions opts;
+    static final class HmmFilterBenchCommand extends WorkloadSubcommand {
 
         @Option(names = "--size", paramLabel = "SEQS", defaultValue = "2000", description = "target proteins (default: 2000)")
         int size;
@@ -299,17 +316,13 @@ final class BenchCommand implements Callable<Integer> {
         boolean nobias;
 
         @Override
-        public Integer call() throws IOException {
-            HmmFilterBench b;
-            try {
-                b = new HmmFilterBench(models, modelLength, new org.dpaccel.hmm.HmmFilterParams(f1, f2, !nobias, false));
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(common.spec.commandLine(), e.getMessage());
-            }
-            WorkloadBenchRunner.Settings s = opts.settings(common, size, parent.top.args);
-            try (b) {
-                return runWorkload(parent.top, common, b, s);
-            }
+        WorkloadBench<?, ?> bench() {
+            return new HmmFilterBench(models, modelLength, new org.dpaccel.hmm.HmmFilterParams(f1, f2, !nobias, false));
+        }
+
+        @Override
+        int size() {
+            return size;
         }
     }
 }

@@ -2,6 +2,7 @@ package org.dpaccel.cli;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipException;
 
 import org.dpaccel.distance.GenotypeBatch;
 
@@ -62,8 +64,26 @@ public final class VcfGenotypes {
         int b0 = raw.read(), b1 = raw.read();
         raw.reset();
         // bgzip is gzip members back to back, which GZIPInputStream reads through
-        InputStream in = b0 == 0x1f && b1 == 0x8b ? new GZIPInputStream(raw, 1 << 16) : raw;
+        InputStream in = raw;
+        if (b0 == 0x1f && b1 == 0x8b) {
+            try {
+                in = new GZIPInputStream(raw, 1 << 16);
+            } catch (ZipException | EOFException e) {
+                raw.close();
+                throw new BadInputException(vcf + ": damaged or truncated gzip header (" + e.getMessage() + ")");
+            }
+        }
         return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+    }
+
+    /** The next line; a damaged or cut gzip stream is bad input at that line, not an I/O error. */
+    private static String next(BufferedReader in, String name, long lineNo) throws IOException {
+        try {
+            return in.readLine();
+        } catch (ZipException | EOFException e) {
+            throw new BadInputException(name + " line " + lineNo + ": damaged or truncated gzip data ("
+                + e.getMessage() + ")");
+        }
     }
 
     private void parse(BufferedReader in, String name) throws IOException {
@@ -73,7 +93,7 @@ public final class VcfGenotypes {
         byte[] rows = new byte[1 << 16];
         int variants = 0;
         List<Byte> flags = new ArrayList<>();
-        while ((line = in.readLine()) != null) {
+        while ((line = next(in, name, no + 1)) != null) {
             no++;
             if (line.startsWith("##")) {
                 continue;

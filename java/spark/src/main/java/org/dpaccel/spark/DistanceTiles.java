@@ -48,6 +48,32 @@ final class DistanceTiles {
         TaskContext tc = TaskContext.get();
         Path tmp = new Path(dir, "_attempt-" + bi + "-" + bj + "-" + (tc != null ? tc.taskAttemptId() : 0));
         Path part = new Path(dir, p.partName(bi, bj));
+        try {
+            writePart(p, c, fs, tmp, bi, bj, la, cols, colStart, a0, lines);
+        } catch (IOException | RuntimeException e) {
+            // a failed attempt (I/O error, killed executor thread) leaves no half part behind; the
+            // retry writes its own attempt file
+            try {
+                fs.delete(tmp, false);
+            } catch (IOException again) {
+                e.addSuppressed(again);
+            }
+            throw e;
+        }
+        for (int n : lines) {
+            pairs += n;
+        }
+        if (fs.exists(part)) {
+            fs.delete(part, false); // an earlier attempt's identical bytes
+        }
+        if (!fs.rename(tmp, part)) {
+            throw new IOException("cannot rename " + tmp + " to " + part);
+        }
+        return new Result(bi, bj, lines, pairs);
+    }
+
+    private static void writePart(DistancePlan p, DistanceCounts c, FileSystem fs, Path tmp, int bi, int bj, int la,
+        int cols, int colStart, int a0, int[] lines) throws IOException {
         try (Writer w = new OutputStreamWriter(fs.create(tmp, true), StandardCharsets.UTF_8)) {
             StringBuilder sb = new StringBuilder(1 << 16);
             for (int r = 0; r < la; r++) {
@@ -65,7 +91,6 @@ final class DistanceTiles {
                     }
                     sb.append('\n');
                     lines[r]++;
-                    pairs++;
                     if (sb.length() > (1 << 16) - 512) {
                         w.append(sb);
                         sb.setLength(0);
@@ -74,12 +99,5 @@ final class DistanceTiles {
             }
             w.append(sb);
         }
-        if (fs.exists(part)) {
-            fs.delete(part, false); // an earlier attempt's identical bytes
-        }
-        if (!fs.rename(tmp, part)) {
-            throw new IOException("cannot rename " + tmp + " to " + part);
-        }
-        return new Result(bi, bj, lines, pairs);
     }
 }
