@@ -258,11 +258,22 @@ bool same(const dpa_hmm_filter_result &a, const dpa_hmm_filter_result &b)
 // several parameter sets.
 void check_api(const dpa_hmm_profiles *prof, const dpa_hmm_seq_batch &batch, uint64_t seed, const char *what)
 {
+#ifdef DPA_CUDA_LIB_PATH
+    setenv("DPACCEL_CUDA_LIB", DPA_CUDA_LIB_PATH, 0);  // the engine, linked statically, looks beside the test
+#endif
     dpa_options o;
     dpa_options_init(&o);
     o.cpu_disable = "avx512,avx2";
     dpa_context *ctx = nullptr;
     ASSERT_EQ(dpa_context_create(&o, &ctx), DPA_OK) << dpa_last_error();
+    int32_t devices = 0;
+    ASSERT_EQ(dpa_context_device_count(ctx, &devices), DPA_OK);
+    if (devices == 0) {
+        dpa_context_destroy(ctx);
+        // the backend opened a GPU but the engine did not load the library: a setup error, not a skip
+        FAIL() << "the engine sees no GPU although the CUDA backend opened one: set DPACCEL_CUDA_LIB to "
+                  "libdpaccel_cuda.so (ctest sets it)";
+    }
     const int64_t n = (int64_t)dpa_hmm_profiles_count(prof) * batch.num_seqs;
     struct P { double F1, F2; int bias, all; };
     const P ps[] = { { 0.02, 1e-3, 1, 0 }, { 0.02, 1e-3, 0, 0 }, { 0.2, 0.05, 1, 1 }, { 1.0, 0.5, 1, 0 } };
