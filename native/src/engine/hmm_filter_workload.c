@@ -208,11 +208,12 @@ static const dpa_workload hmm_filter_workload = {
     .chunk_multiple = 1,
     .solo_cost = INT64_MAX, /* scratch is two rows of the model: no pair needs to run alone */
     .split_min_cost = (int64_t)1000 * 1000 * 1000,
-    /* 8 feeders a GPU: the host's share of a GPU unit (SSV decisions, bits and P-values,
-     * ~0.35 us a pair, and the bias filter, ~37 us a survivor at L = 350, dev VM) is far more
-     * than the GPU's (~20 ns a pair at 4 TCUPS for M = 200, L = 350), so the feeders' threads
-     * are what runs it in parallel; each takes its own stream and slot */
-    .feeders_per_gpu = 8,
+    /* 4 feeders a GPU (the scheduler's maximum): the host's share of a GPU unit (SSV
+     * decisions, bits and P-values, ~0.35 us a pair, and the bias filter, ~37 us a survivor at
+     * L = 350, dev VM) is far more than the GPU's (~20 ns a pair at 4 TCUPS for M = 200,
+     * L = 350), so the feeders' threads are what runs it in parallel; each takes its own
+     * stream and slot */
+    .feeders_per_gpu = 4,
     .units_per_feeder = 2,
     .hybrid_units_per_feeder = 8,
     .unit_min_cost = (int64_t)1 << 26,
