@@ -57,7 +57,7 @@ typedef enum dpa_cuda_workload_id {
     DPA_CUDA_WORKLOAD_SW = 2,
     DPA_CUDA_WORKLOAD_XDROP = 3,    /* X-drop: dpa_cuda_xdrop_entry */
     DPA_CUDA_WORKLOAD_DISTANCE = 4, /* genotype distance: dpa_cuda_distance_entry */
-    DPA_CUDA_WORKLOAD_HMM_FILTER = 5, /* HMMER3 MSV/bias/Viterbi filters: reserved */
+    DPA_CUDA_WORKLOAD_HMM_FILTER = 5, /* HMMER3 SSV/MSV/Viterbi filter DP (hmm_filter_launch.cu) */
     DPA_CUDA_WORKLOAD_PAPARA = 6,     /* PaPaRa read-vs-edge scoring (dpa_cuda_papara_entry) */
     DPA_CUDA_WORKLOAD_PDHMM = 7,      /* GATK partially-determined PairHMM (pdhmm_cuda.cu) */
     DPA_CUDA_WORKLOAD_COUNT = 8 /* one past the largest id */
@@ -172,6 +172,56 @@ typedef struct dpa_cuda_papara_entry {
                       int32_t *out, char *err, size_t err_len);
 } dpa_cuda_papara_entry;
 
+/* DPA_CUDA_WORKLOAD_HMM_FILTER (docs/hmm-filter.md). The integer DP of hmmsearch 3.4's
+ * filters; the engine turns the integers into scores and runs the bias filter and the
+ * decisions itself (cpu/hmm/hmm_filter.h). A model is its quantised tables as the engine's
+ * profile holds them: rb 29 x (M+1) bytes, rw 29 x (M+1) words, tw (M+1) x 8 words in
+ * DPA_HMM_W_* order (row k: BM, MM, IM, DM into node k; MD, MI, II, DD out of it). */
+typedef struct dpa_cuda_hmm_model {
+    const uint8_t *rb;
+    const int16_t *rw;
+    const int16_t *tw;
+    int32_t M;
+    int32_t ddbound_w;
+    uint8_t bias_b, base_b, tbm_b, tec_b;
+    int16_t xw_e_move, xw_e_loop, base_w;
+} dpa_cuda_hmm_model;
+
+/* Sequences: digital codes 0..28 (Easel's amino alphabet), sequence s at dsq + offsets[s],
+ * lengths[s] residues (1..100,000). */
+typedef struct dpa_cuda_hmm_seqs {
+    const uint8_t *dsq;
+    const int64_t *offsets;
+    const int32_t *lengths;
+    int32_t count;
+} dpa_cuda_hmm_seqs;
+
+/* One (model, sequence) DP. len_param is the target-length value the kind needs:
+ * SSV none, MSV tjb_b (0..255), VIT xw_move (the N/C/J move word). */
+typedef struct dpa_cuda_hmm_task {
+    int32_t model, seq, len_param;
+} dpa_cuda_hmm_task;
+
+enum {
+    DPA_CUDA_HMM_SSV = 0, /* out: HMMER's SSV xE, 128 + best diagonal, 255 on overflow */
+    DPA_CUDA_HMM_MSV = 1, /* out: the full MSV's final xJ (0..255), or -1 on overflow */
+    DPA_CUDA_HMM_VIT = 2  /* out: the Viterbi filter's final xC (-32768..32767), 32768 on overflow */
+};
+
+/* run computes tasks[0..n) of one kind on one device, writing out[t] for task t: exactly
+ * the integers of the scalar reference (dpa_hmm_ssv_xe_ref, dpa_hmm_msv_full_ref,
+ * dpa_hmm_vit_ref). Uploads the models and sequences the tasks name; splits internally to
+ * the device budget. A model with a DD word above 0 (no probability gives one) is refused
+ * (DPA_ERR_INVALID_ARG): the D->D scan needs DD <= 0. On an error out is partly written:
+ * the caller recomputes the tasks. */
+typedef struct dpa_cuda_hmm_filter_entry {
+    dpa_cuda_entry_header header;
+    dpa_status (*run)(dpa_cuda_backend *backend, int32_t device, const dpa_cuda_hmm_model *models,
+                      int32_t num_models, const dpa_cuda_hmm_seqs *seqs, int32_t kind,
+                      const dpa_cuda_hmm_task *tasks, int64_t n, int32_t *out, char *err,
+                      size_t err_len);
+} dpa_cuda_hmm_filter_entry;
+
 typedef struct dpa_cuda_host {
     dpa_log_fn log;
     void *log_user;
@@ -229,6 +279,11 @@ static inline const dpa_cuda_pdhmm_entry *dpa_cuda_pdhmm_of(const dpa_cuda_ops *
 static inline const dpa_cuda_papara_entry *dpa_cuda_papara_of(const dpa_cuda_ops *ops)
 {
     return (const dpa_cuda_papara_entry *)(const void *)ops->entry(DPA_CUDA_WORKLOAD_PAPARA);
+}
+
+static inline const dpa_cuda_hmm_filter_entry *dpa_cuda_hmm_filter_of(const dpa_cuda_ops *ops)
+{
+    return (const dpa_cuda_hmm_filter_entry *)(const void *)ops->entry(DPA_CUDA_WORKLOAD_HMM_FILTER);
 }
 
 const dpa_cuda_ops *dpa_cuda_get_ops(void);

@@ -3,8 +3,8 @@
  * behind it (kernels/include/dpa_cuda_backend.h): open/close, device queries, the test-only
  * fault switch, and one entry table per workload: PairHMM (pairhmm_launch.cu),
  * Smith-Waterman (sw_launch.cu), PDHMM (pdhmm_cuda.cu), genotype distance
- * (distance_launch.cu) and X-drop (xdrop_launch.cu), each with its argument checks, fault injection and
- * retirement after a sticky error.
+ * (distance_launch.cu), X-drop (xdrop_launch.cu) and the HMM filter (hmm_filter_launch.cu),
+ * each with its argument checks, fault injection and retirement after a sticky error.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +17,7 @@
 #include "papara_cuda.h"
 #include "distance_cuda.h"
 #include "xdrop_cuda.h"
+#include "hmm_filter_cuda.h"
 
 /* Calls of at most this many pairs prefer the small slots. */
 #define DPA_LAT_SMALL_CALL 2048
@@ -386,6 +387,38 @@ static dpa_status be_papara(dpa_cuda_backend *b, int32_t device, const dpa_papar
     return status;
 }
 
+static dpa_status be_hmm_filter(dpa_cuda_backend *b, int32_t device,
+                                const dpa_cuda_hmm_model *models, int32_t num_models,
+                                const dpa_cuda_hmm_seqs *seqs, int32_t kind,
+                                const dpa_cuda_hmm_task *tasks, int64_t n, int32_t *out, char *err,
+                                size_t err_len)
+{
+    dpa_status status = DPA_OK;
+    dpa_cuda_err ce = { err, err_len, 0 };
+    dpa_cuda_dev *d;
+    if (!b || !seqs || (n > 0 && (!models || !tasks || !out || !seqs->lengths || !seqs->offsets ||
+                                  !seqs->dsq))) {
+        put_err(err, err_len, "dpa_cuda hmm-filter: NULL argument");
+        return DPA_ERR_NULL_ARG;
+    }
+    if ((status = check_index(b, device, "hmm-filter", err, err_len)) != DPA_OK) return status;
+    if (kind < DPA_CUDA_HMM_SSV || kind > DPA_CUDA_HMM_VIT || n < 0 || num_models < 0 ||
+        seqs->count < 0) {
+        put_err(err, err_len, "dpa_cuda hmm-filter: kind must be 0..2, counts >= 0");
+        return DPA_ERR_INVALID_ARG;
+    }
+    if ((status = take_device(b, device, "hmm-filter", &d, err, err_len)) != DPA_OK) return status;
+    if (n == 0) return DPA_OK;
+    dpa_cuda_slot *s = dpa_cuda_slot_acquire(d, 1);
+    status = dpa_cuda_hmm_filter_run(b, d, s, models, num_models, seqs, kind, tasks, n, out, &ce);
+    leave_slot(d, s, status, &ce);
+    return status;
+}
+
+static const dpa_cuda_hmm_filter_entry hmm_filter_entry = {
+    { DPA_CUDA_WORKLOAD_HMM_FILTER, sizeof(dpa_cuda_hmm_filter_entry) }, be_hmm_filter,
+};
+
 static const dpa_cuda_papara_entry papara_entry = {
     { DPA_CUDA_WORKLOAD_PAPARA, sizeof(dpa_cuda_papara_entry) }, be_papara,
 };
@@ -419,6 +452,7 @@ static const dpa_cuda_entry_header *be_entry(uint32_t id)
     case DPA_CUDA_WORKLOAD_XDROP: return &xdrop_entry.header;
     case DPA_CUDA_WORKLOAD_PDHMM: return &pdhmm_entry.header;
     case DPA_CUDA_WORKLOAD_PAPARA: return &papara_entry.header;
+    case DPA_CUDA_WORKLOAD_HMM_FILTER: return &hmm_filter_entry.header;
     default: return NULL;
     }
 }

@@ -81,16 +81,19 @@ double dpa_cost_papara_gpu_seconds(int64_t cells, int64_t tasks, int32_t devices
     return 1e-3 + (double)cells / (1e12 * (devices > 0 ? devices : 1));
 }
 
-/* HMM filter: the scalar reference runs SSV and, for survivors, the Viterbi filter, about
- * 0.3 G cells/s per thread on this machine; the estimate only ranks CPU against GPU. */
+/* HMM filter (whole pipeline, cells = M x L): measured one-thread figures on the 2-core dev
+ * VM (docs/hmm-filter.md, "Speed"): AVX2 ~16, AVX-512 ~14, scalar ~0.25 G cells/s. */
 double dpa_cost_hmm_filter_cpu_seconds(int64_t cells, int64_t pairs, int32_t threads, dpa_isa isa)
 {
-    (void)isa;
-    return ((double)cells + 2000.0 * (double)pairs) / (0.3e9 * (threads > 0 ? threads : 1));
+    const double per_thread = isa == DPA_ISA_AVX512 ? 14e9 : isa == DPA_ISA_AVX2 ? 16e9 : 0.3e9;
+    return ((double)cells + 2000.0 * (double)pairs) / (per_thread * (threads > 0 ? threads : 1));
 }
 
+/* GPU: UNMEASURED placeholder. The CUDA kernels (hmm_filter_kernels.cu) have not been timed
+ * when this was written; priced at 50 G cells/s per device plus 20 us per pair (three stage
+ * launches, the host's bias filter), below a multi-core AVX2 CPU, so AUTO keeps the filter
+ * on the CPU until a measurement replaces this; GPU and HYBRID use the kernels when asked. */
 double dpa_cost_hmm_filter_gpu_seconds(int64_t cells, int64_t pairs, int32_t devices)
 {
-    (void)pairs;
-    return 1e-3 + (double)cells / (1e12 * (devices > 0 ? devices : 1));
+    return 5e-3 + ((double)cells / 50e9 + 20e-6 * (double)pairs) / (devices > 0 ? devices : 1);
 }

@@ -31,8 +31,8 @@ double dpa_cost_xdrop_gpu_seconds(int64_t cells, int64_t seeds, int32_t devices)
 /* PaPaRa (docs/papara.md): cost = profiles x sites x read bases. No CUDA kernel yet. */
 double dpa_cost_papara_cpu_seconds(int64_t cells, int64_t tasks, int32_t threads, dpa_isa isa);
 double dpa_cost_papara_gpu_seconds(int64_t cells, int64_t tasks, int32_t devices);
-/* HMM filter (docs/hmm-filter.md): cost = M x L cells of each (model, sequence). No CUDA
- * kernel yet: the GPU figure only has to rank. */
+/* HMM filter (docs/hmm-filter.md): cost = M x L cells of each (model, sequence). The GPU
+ * figure is an unmeasured placeholder (cost_model.c). */
 double dpa_cost_hmm_filter_cpu_seconds(int64_t cells, int64_t pairs, int32_t threads, dpa_isa isa);
 double dpa_cost_hmm_filter_gpu_seconds(int64_t cells, int64_t pairs, int32_t devices);
 

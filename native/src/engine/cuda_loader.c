@@ -67,6 +67,7 @@ void dpa_cuda_load(dpa_cuda *c, const dpa_cuda_host *host)
         [DPA_CUDA_WORKLOAD_XDROP] = sizeof(dpa_cuda_xdrop_entry),
         [DPA_CUDA_WORKLOAD_PDHMM] = sizeof(dpa_cuda_pdhmm_entry),
         [DPA_CUDA_WORKLOAD_PAPARA] = sizeof(dpa_cuda_papara_entry),
+        [DPA_CUDA_WORKLOAD_HMM_FILTER] = sizeof(dpa_cuda_hmm_filter_entry),
     };
     for (uint32_t id = 1; id < DPA_CUDA_WORKLOAD_COUNT; id++) {
         const dpa_cuda_entry_header *e = ops->entry(id);

@@ -5,12 +5,20 @@
  * Viterbi filter runs only on the few survivors). Each pair writes its result at its own
  * index, model-major, so nothing is packed afterwards.
  *
- * No CUDA kernels yet: the descriptor names DPA_CUDA_WORKLOAD_HMM_FILTER, which no CUDA
- * library provides, so GPU-forced calls fail with DPA_ERR_NO_DEVICE and AUTO / HYBRID run
- * on the CPU. CPU kernels, the fastest the context allows: SSV (the stage every pair runs) in
+ * GPU (the CUDA library's DPA_CUDA_WORKLOAD_HMM_FILTER entry, kernels/src/hmm_filter_*.cu):
+ * a unit of pairs runs as hmmsearch's pipeline does, stage by stage: SSV's integer on the GPU
+ * for every pair whose SSV can decide, the full MSV on the GPU for the rest, the bias filter
+ * and the decisions on the CPU (this feeder thread; the bias filter is O(L) and runs on MSV
+ * survivors only), then the Viterbi filter on the GPU for the pairs that need it. The GPU
+ * returns the DP's final integers; the scores come from the same host functions as the CPU
+ * kernels' (dpa_hmm_msv_score, dpa_hmm_vit_score), so results do not depend on the backend.
+ * A GPU error leaves the unit to the scheduler, which recomputes it on the CPU.
+ * CPU kernels, the fastest the context allows: SSV (the stage every pair runs) in
  * AVX-512, AVX2 or scalar; the Viterbi filter likewise; the
  * full MSV (when SSV cannot decide) and the bias filter scalar, as they are rare or O(L).
  */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +42,9 @@ typedef struct hmm_job {
     int32_t nseq;
     int32_t max_M;
     dpa_hmm_filter_result *results;
+    dpa_cuda_hmm_model *gmodels; /* the profiles' quantised tables as the CUDA entry reads them */
+    dpa_cuda_hmm_seqs gseqs;
+    dpa_hmm_len_params *lp_by_len; /* [L] for every L of the batch (the GPU path's per-pair host cost) */
     dpa_sort_item *keys;
     int32_t *order;      /* the scheduler's task order: pair = model * nseq + seq */
 } hmm_job;
@@ -47,6 +58,8 @@ static int64_t hmm_cost(const void *arg, int64_t i) {
     const hmm_job *j = arg;
     return (int64_t)j->keys[i].key;
 }
+
+static void put_result(dpa_hmm_filter_result *r, const dpa_hmm_filter_out *o);
 
 static dpa_status hmm_cpu(void *arg, int64_t first, int64_t count, int64_t *cells) {
     hmm_job *j = arg;
@@ -62,20 +75,122 @@ static dpa_status hmm_cpu(void *arg, int64_t first, int64_t count, int64_t *cell
         const dpa_hmm_profile *p = &j->profiles->prof[mi];
         dpa_hmm_filter_out o;
         dpa_hmm_filter_one(p, j->dsq + j->dsq_off[si], L, &j->opts, work, &j->kern, &o);
-        r->msv_bits = o.msv_bits;
-        r->bias_bits = o.bias_bits;
-        r->vit_bits = o.vit_bits;
-        r->msv_pvalue = o.msv_P;
-        r->bias_pvalue = o.bias_P;
-        r->vit_pvalue = o.vit_P;
-        r->pass_msv = o.pass_msv;
-        r->pass_bias = o.pass_bias;
-        r->pass_vit = o.pass_vit;
-        r->computed = o.has;
+        put_result(r, &o);
         *cells += (int64_t)p->M * L;
     }
     free(work);
     return DPA_OK;
+}
+
+static void put_result(dpa_hmm_filter_result *r, const dpa_hmm_filter_out *o) {
+    r->msv_bits = o->msv_bits;
+    r->bias_bits = o->bias_bits;
+    r->vit_bits = o->vit_bits;
+    r->msv_pvalue = o->msv_P;
+    r->bias_pvalue = o->bias_P;
+    r->vit_pvalue = o->vit_P;
+    r->pass_msv = o->pass_msv;
+    r->pass_bias = o->pass_bias;
+    r->pass_vit = o->pass_vit;
+    r->computed = o->has;
+}
+
+/* One pair of a GPU unit between the stages. */
+typedef struct hmm_gpu_pair {
+    dpa_hmm_len_params lp;
+    dpa_hmm_filter_out o;
+    float usc, filtersc;
+    int32_t pair, need;
+} hmm_gpu_pair;
+
+/* Runs kind over the pairs list[0..n) of g (tasks / ints are the caller's scratch of the
+ * unit's size); the integers land in ints[0..n). */
+static dpa_status hmm_gpu_stage(const hmm_job *j, const dpa_cuda_hmm_filter_entry *e, dpa_cuda_backend *backend,
+                                int32_t device, int32_t kind, const hmm_gpu_pair *g, const int64_t *list, int64_t n,
+                                dpa_cuda_hmm_task *tasks, int32_t *ints, char *err, size_t err_len) {
+    if (n == 0) return DPA_OK;
+    for (int64_t i = 0; i < n; i++) {
+        const hmm_gpu_pair *q = &g[list[i]];
+        tasks[i].model = q->pair / j->nseq;
+        tasks[i].seq = q->pair % j->nseq;
+        tasks[i].len_param = kind == DPA_CUDA_HMM_MSV ? q->lp.tjb_b : kind == DPA_CUDA_HMM_VIT ? q->lp.xw_move : 0;
+    }
+    return e->run(backend, device, j->gmodels, j->profiles->count, &j->gseqs, kind, tasks, n, ints, err, err_len);
+}
+
+static dpa_status hmm_gpu(void *arg, const void *entry, dpa_cuda_backend *backend, int32_t device, int64_t first,
+                          int64_t count, int64_t *cells, char *err, size_t err_len) {
+    hmm_job *j = arg;
+    const dpa_cuda_hmm_filter_entry *e = entry;
+    dpa_status st = DPA_OK;
+    hmm_gpu_pair *g = malloc(sizeof *g * (size_t)(count > 0 ? count : 1));
+    int64_t *ssv = malloc(sizeof *ssv * (size_t)(count > 0 ? count : 1));
+    int64_t *msv = malloc(sizeof *msv * (size_t)(count > 0 ? count : 1));
+    dpa_cuda_hmm_task *tasks = malloc(sizeof *tasks * (size_t)(count > 0 ? count : 1));
+    int32_t *ints = malloc(sizeof *ints * (size_t)(count > 0 ? count : 1));
+    if (!g || !ssv || !msv || !tasks || !ints) {
+        snprintf(err, err_len, "hmm-filter: host memory for a GPU unit of %lld pairs", (long long)count);
+        st = DPA_ERR_OUT_OF_MEMORY;
+        goto done;
+    }
+    int64_t ng = 0, nssv = 0, nmsv = 0, ncells = 0;
+    for (int64_t t = first; t < first + count; t++) {
+        const int32_t pair = j->order[t];
+        const int32_t mi = pair / j->nseq, si = pair % j->nseq;
+        const int32_t L = j->batch->lengths[si];
+        if (L == 0) {
+            memset(&j->results[pair], 0, sizeof j->results[pair]);
+            continue;
+        }
+        hmm_gpu_pair *q = &g[ng];
+        q->pair = pair;
+        q->lp = j->lp_by_len[L];
+        if (dpa_hmm_ssv_guard(&j->profiles->prof[mi], &q->lp))
+            msv[nmsv++] = ng;
+        else
+            ssv[nssv++] = ng;
+        ncells += (int64_t)j->profiles->prof[mi].M * L;
+        ng++;
+    }
+    /* SSV: decides, or leaves the pair to the full MSV (as p7_MSVFilter does) */
+    if ((st = hmm_gpu_stage(j, e, backend, device, DPA_CUDA_HMM_SSV, g, ssv, nssv, tasks, ints, err, err_len)))
+        goto done;
+    for (int64_t i = 0; i < nssv; i++) {
+        hmm_gpu_pair *q = &g[ssv[i]];
+        if (dpa_hmm_ssv_decide(&j->profiles->prof[q->pair / j->nseq], &q->lp, ints[i], &q->usc)) msv[nmsv++] = ssv[i];
+    }
+    if ((st = hmm_gpu_stage(j, e, backend, device, DPA_CUDA_HMM_MSV, g, msv, nmsv, tasks, ints, err, err_len)))
+        goto done;
+    for (int64_t i = 0; i < nmsv; i++) {
+        hmm_gpu_pair *q = &g[msv[i]];
+        q->usc = ints[i] < 0 ? INFINITY : dpa_hmm_msv_score(&j->profiles->prof[q->pair / j->nseq], &q->lp, ints[i]);
+    }
+    /* bias filter and decisions on this thread; the Viterbi filter's pairs reuse ssv[] */
+    int64_t nvit = 0;
+    for (int64_t i = 0; i < ng; i++) {
+        hmm_gpu_pair *q = &g[i];
+        const int32_t si = q->pair % j->nseq;
+        q->need = dpa_hmm_filter_after_msv(&j->profiles->prof[q->pair / j->nseq], &q->lp, j->dsq + j->dsq_off[si],
+                                           &j->opts, q->usc, &q->o, &q->filtersc);
+        if (q->need != DPA_HMM_VIT_NONE) ssv[nvit++] = i;
+    }
+    if ((st = hmm_gpu_stage(j, e, backend, device, DPA_CUDA_HMM_VIT, g, ssv, nvit, tasks, ints, err, err_len)))
+        goto done;
+    for (int64_t i = 0; i < nvit; i++) {
+        hmm_gpu_pair *q = &g[ssv[i]];
+        const dpa_hmm_profile *p = &j->profiles->prof[q->pair / j->nseq];
+        const float vfsc = ints[i] > 32767 ? INFINITY : dpa_hmm_vit_score(p, &q->lp, ints[i]);
+        dpa_hmm_filter_after_vit(p, q->need, vfsc, q->filtersc, &j->opts, &q->o);
+    }
+    for (int64_t i = 0; i < ng; i++) put_result(&j->results[g[i].pair], &g[i].o);
+    *cells += ncells;
+done:
+    free(g);
+    free(ssv);
+    free(msv);
+    free(tasks);
+    free(ints);
+    return st;
 }
 
 static const dpa_workload hmm_filter_workload = {
@@ -93,12 +208,17 @@ static const dpa_workload hmm_filter_workload = {
     .chunk_multiple = 1,
     .solo_cost = INT64_MAX, /* scratch is two rows of the model: no pair needs to run alone */
     .split_min_cost = (int64_t)1000 * 1000 * 1000,
-    .feeders_per_gpu = 2,
+    /* 4 feeders a GPU (the scheduler's maximum): the host's share of a GPU unit (SSV
+     * decisions, bits and P-values, ~0.35 us a pair, and the bias filter, ~37 us a survivor at
+     * L = 350, dev VM) is far more than the GPU's (~20 ns a pair at 4 TCUPS for M = 200,
+     * L = 350), so the feeders' threads are what runs it in parallel; each takes its own
+     * stream and slot */
+    .feeders_per_gpu = 4,
     .units_per_feeder = 2,
     .hybrid_units_per_feeder = 8,
     .unit_min_cost = (int64_t)1 << 26,
     .cpu = hmm_cpu,
-    .gpu = NULL, /* never called: no CUDA library has a DPA_CUDA_WORKLOAD_HMM_FILTER entry */
+    .gpu = hmm_gpu,
 };
 
 static void select_ssv(unsigned allowed, hmm_job *j) {
@@ -180,7 +300,8 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
     job.dsq_off = malloc(sizeof *job.dsq_off * (size_t)batch->num_seqs);
     job.keys = malloc(sizeof *job.keys * (size_t)n);
     job.order = malloc(sizeof *job.order * (size_t)n);
-    if (!job.dsq || !job.dsq_off || !job.keys || !job.order) {
+    job.gmodels = malloc(sizeof *job.gmodels * (size_t)(profiles->count > 0 ? profiles->count : 1));
+    if (!job.dsq || !job.dsq_off || !job.keys || !job.order || !job.gmodels) {
         st = dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %lld pairs", (long long)n);
         goto cleanup;
     }
@@ -190,6 +311,42 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
         const uint8_t *s = batch->residues + (batch->lengths[i] ? batch->offsets[i] : 0);
         for (int32_t k = 0; k < batch->lengths[i]; k++) job.dsq[pos + k] = (uint8_t)dpa_hmm_residue_code(s[k]);
         pos += batch->lengths[i];
+    }
+    {
+        /* length parameters once per distinct L (logf and friends: ~100 ns each, too much to
+         * repeat per pair when the GPU takes a pair in ~20 ns) */
+        int32_t maxL = 0;
+        for (int32_t i = 0; i < batch->num_seqs; i++)
+            if (batch->lengths[i] > maxL) maxL = batch->lengths[i];
+        job.lp_by_len = calloc((size_t)maxL + 1, sizeof *job.lp_by_len);
+        if (!job.lp_by_len) {
+            st = dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %d lengths", maxL);
+            goto cleanup;
+        }
+        for (int32_t i = 0; i < batch->num_seqs; i++) {
+            const int32_t L = batch->lengths[i];
+            if (L > 0 && job.lp_by_len[L].L != L) dpa_hmm_len_params_init(L, &job.lp_by_len[L]);
+        }
+    }
+    job.gseqs.dsq = job.dsq;
+    job.gseqs.offsets = job.dsq_off;
+    job.gseqs.lengths = batch->lengths;
+    job.gseqs.count = batch->num_seqs;
+    for (int32_t i = 0; i < profiles->count; i++) {
+        const dpa_hmm_profile *p = &profiles->prof[i];
+        dpa_cuda_hmm_model *g = &job.gmodels[i];
+        g->rb = p->rb;
+        g->rw = p->rw;
+        g->tw = p->tw;
+        g->M = p->M;
+        g->ddbound_w = p->ddbound_w;
+        g->bias_b = p->bias_b;
+        g->base_b = p->base_b;
+        g->tbm_b = p->tbm_b;
+        g->tec_b = p->tec_b;
+        g->xw_e_move = p->xw_e_move;
+        g->xw_e_loop = p->xw_e_loop;
+        g->base_w = p->base_w;
     }
     for (int64_t pair = 0; pair < n; pair++) {
         const int64_t c = (int64_t)profiles->prof[pair / job.nseq].M * batch->lengths[pair % job.nseq];
@@ -216,5 +373,7 @@ cleanup:
     free(job.dsq_off);
     free(job.keys);
     free(job.order);
+    free(job.gmodels);
+    free(job.lp_by_len);
     return st;
 }

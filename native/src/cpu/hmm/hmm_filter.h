@@ -53,6 +53,16 @@ int dpa_hmm_ssv(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const ui
 int dpa_hmm_ssv_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, float *sc);
 float dpa_hmm_ssv_msv(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work,
                       dpa_hmm_ssv_xe_fn xe_fn);
+/* The pieces of dpa_hmm_ssv, for kernels that compute xE elsewhere (CUDA): the guard (1:
+ * SSV cannot decide for this L, run the full MSV), and the decision from SSV's xE (0 and
+ * *sc, or 1: run the full MSV). */
+int dpa_hmm_ssv_guard(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp);
+int dpa_hmm_ssv_decide(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, int xE, float *sc);
+/* Nats from the DP's final integers: the full MSV's xJ (0..255; overflow is +inf, not
+ * passed here) and the Viterbi filter's xC (-32768 = no path: -inf). Every kernel's
+ * float conversion goes through these. */
+float dpa_hmm_msv_score(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, int xJ);
+float dpa_hmm_vit_score(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, int xC);
 float dpa_hmm_msv_full_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq,
                            void *work);
 
@@ -79,6 +89,15 @@ double dpa_hmm_gumbel_surv(double x, double mu, double lambda);
  * kernels; the full MSV (when SSV cannot decide) and the bias filter are scalar. */
 void dpa_hmm_filter_one(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, const dpa_hmm_filter_opts *o,
                         void *work, const dpa_hmm_kernels *k, dpa_hmm_filter_out *out);
+/* dpa_hmm_filter_one in two halves around the Viterbi filter, for kernels that batch the
+ * DP elsewhere (CUDA): after_msv takes the MSV score usc (nats), fills the MSV and bias
+ * fields and flags of out, and says whether the Viterbi filter must run; after_vit adds its
+ * score vfsc (nats). filtersc carries the null score from one to the other. */
+enum { DPA_HMM_VIT_NONE = 0, DPA_HMM_VIT_SCORE_ONLY = 1, DPA_HMM_VIT_DECIDES = 2 };
+int dpa_hmm_filter_after_msv(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq,
+                             const dpa_hmm_filter_opts *o, float usc, dpa_hmm_filter_out *out, float *filtersc);
+void dpa_hmm_filter_after_vit(const dpa_hmm_profile *p, int need, float vfsc, float filtersc,
+                              const dpa_hmm_filter_opts *o, dpa_hmm_filter_out *out);
 /* The same with the scalar SSV. */
 void dpa_hmm_filter_one_ref(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, const dpa_hmm_filter_opts *o,
                             void *work, dpa_hmm_filter_out *out);

@@ -50,11 +50,12 @@ uint8_t dpa_hmm_ssv_xe_ref(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t
     return (uint8_t)(maxT >= 127 ? 255 : 128 + maxT);
 }
 
-int dpa_hmm_ssv(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work,
-                dpa_hmm_ssv_xe_fn xe_fn, float *sc) {
+int dpa_hmm_ssv_guard(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp) {
+    return (int)lp->tjb_b + p->tbm_b + p->tec_b + p->bias_b >= 127;
+}
+
+int dpa_hmm_ssv_decide(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, int xE, float *sc) {
     const int bias = p->bias_b, tjb = lp->tjb_b, tbm = p->tbm_b, tec = p->tec_b, base = p->base_b;
-    if (tjb + tbm + tec + bias >= 127) return 1;
-    const int xE = xe_fn(p, dsq, lp->L, work);
     if (xE >= 255 - bias) {
         *sc = INFINITY;
         return (base - tjb - tbm < 128) ? 1 : 0;
@@ -68,11 +69,31 @@ int dpa_hmm_ssv(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const ui
     }
     uint16_t xJ = (uint16_t)(xE16 - tec);
     if (xJ > base) return 1;
-    float s = ((float)(xJ - tjb) - (float)base);
+    *sc = dpa_hmm_msv_score(p, lp, xJ);
+    return 0;
+}
+
+float dpa_hmm_msv_score(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, int xJ) {
+    float s = ((float)(xJ - lp->tjb_b) - (float)p->base_b);
     s /= p->scale_b;
     s = (float)((double)s - 3.0);
-    *sc = s;
-    return 0;
+    return s;
+}
+
+float dpa_hmm_vit_score(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, int xC) {
+    if (xC > -32768) {
+        float s = (float)xC + (float)lp->xw_move - (float)p->base_w;
+        s /= p->scale_w;
+        s = (float)((double)s - 3.0);
+        return s;
+    }
+    return -INFINITY;
+}
+
+int dpa_hmm_ssv(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work,
+                dpa_hmm_ssv_xe_fn xe_fn, float *sc) {
+    if (dpa_hmm_ssv_guard(p, lp)) return 1;
+    return dpa_hmm_ssv_decide(p, lp, xe_fn(p, dsq, lp->L, work), sc);
 }
 
 int dpa_hmm_ssv_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, float *sc) {
@@ -107,10 +128,8 @@ float dpa_hmm_msv_full_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *l
         prev = cur;
         cur = tmp;
     }
-    float s = ((float)(xJ - tjb) - (float)base);
-    s /= p->scale_b;
-    s = (float)((double)s - 3.0);
-    return s;
+    (void)tjb;
+    return dpa_hmm_msv_score(p, lp, xJ);
 }
 
 float dpa_hmm_ssv_msv(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work,
@@ -176,13 +195,7 @@ float dpa_hmm_vit_ref(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, co
         t = Dp; Dp = Dc; Dc = t;
         Mc[0] = Ic[0] = Dc[0] = -32768;
     }
-    if (xC > -32768) {
-        float s = (float)xC + (float)lp->xw_move - (float)p->base_w;
-        s /= p->scale_w;
-        s = (float)((double)s - 3.0);
-        return s;
-    }
-    return -INFINITY;
+    return dpa_hmm_vit_score(p, lp, xC);
 }
 
 float dpa_hmm_bias_filtersc(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq) {
@@ -246,21 +259,18 @@ void dpa_hmm_filter_one_ref(const dpa_hmm_profile *p, const uint8_t *dsq, int32_
 
 const dpa_hmm_kernels dpa_hmm_kernels_ref = { dpa_hmm_ssv_xe_ref, dpa_hmm_vit_ref };
 
-void dpa_hmm_filter_one(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, const dpa_hmm_filter_opts *o,
-                        void *work, const dpa_hmm_kernels *k, dpa_hmm_filter_out *out) {
+int dpa_hmm_filter_after_msv(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq,
+                             const dpa_hmm_filter_opts *o, float usc, dpa_hmm_filter_out *out, float *filtersc_out) {
     memset(out, 0, sizeof *out);
-    dpa_hmm_len_params lp;
-    dpa_hmm_len_params_init(L, &lp);
-    float usc = dpa_hmm_ssv_msv(p, &lp, dsq, work, k->ssv);
-    out->msv_bits = to_bits(usc, lp.nullsc);
+    out->msv_bits = to_bits(usc, lp->nullsc);
     out->msv_P = dpa_hmm_gumbel_surv(out->msv_bits, p->msv_mu, p->msv_lambda);
     out->has = DPA_HMM_HAS_MSV;
     out->pass_msv = out->msv_P <= o->F1;
     int go = out->pass_msv;
-    float filtersc = lp.nullsc;
+    float filtersc = lp->nullsc;
     double P = out->msv_P;
     if (o->do_bias && (go || o->all_scores)) {
-        filtersc = dpa_hmm_bias_filtersc(p, &lp, dsq);
+        filtersc = dpa_hmm_bias_filtersc(p, lp, dsq);
         out->bias_bits = to_bits(usc, filtersc);
         out->bias_P = dpa_hmm_gumbel_surv(out->bias_bits, p->msv_mu, p->msv_lambda);
         out->has |= DPA_HMM_HAS_BIAS;
@@ -268,12 +278,26 @@ void dpa_hmm_filter_one(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L,
         go = go && out->bias_P <= o->F1;
     }
     out->pass_bias = (uint8_t)go;
-    if ((go && P > o->F2) || o->all_scores) {
-        float vfsc = k->vit(p, &lp, dsq, work);
-        out->vit_bits = to_bits(vfsc, filtersc);
-        out->vit_P = dpa_hmm_gumbel_surv(out->vit_bits, p->vit_mu, p->vit_lambda);
-        out->has |= DPA_HMM_HAS_VIT;
-        if (go && P > o->F2) go = out->vit_P <= o->F2;
-    }
-    out->pass_vit = (uint8_t)go;
+    out->pass_vit = (uint8_t)go; /* final unless the Viterbi filter decides */
+    *filtersc_out = filtersc;
+    if (go && P > o->F2) return DPA_HMM_VIT_DECIDES;
+    return o->all_scores ? DPA_HMM_VIT_SCORE_ONLY : DPA_HMM_VIT_NONE;
+}
+
+void dpa_hmm_filter_after_vit(const dpa_hmm_profile *p, int need, float vfsc, float filtersc,
+                              const dpa_hmm_filter_opts *o, dpa_hmm_filter_out *out) {
+    out->vit_bits = to_bits(vfsc, filtersc);
+    out->vit_P = dpa_hmm_gumbel_surv(out->vit_bits, p->vit_mu, p->vit_lambda);
+    out->has |= DPA_HMM_HAS_VIT;
+    if (need == DPA_HMM_VIT_DECIDES) out->pass_vit = out->vit_P <= o->F2;
+}
+
+void dpa_hmm_filter_one(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, const dpa_hmm_filter_opts *o,
+                        void *work, const dpa_hmm_kernels *k, dpa_hmm_filter_out *out) {
+    dpa_hmm_len_params lp;
+    dpa_hmm_len_params_init(L, &lp);
+    const float usc = dpa_hmm_ssv_msv(p, &lp, dsq, work, k->ssv);
+    float filtersc;
+    const int need = dpa_hmm_filter_after_msv(p, &lp, dsq, o, usc, out, &filtersc);
+    if (need != DPA_HMM_VIT_NONE) dpa_hmm_filter_after_vit(p, need, k->vit(p, &lp, dsq, work), filtersc, o, out);
 }

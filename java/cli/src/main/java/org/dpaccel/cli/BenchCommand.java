@@ -290,7 +290,8 @@ final class BenchCommand implements Callable<Integer> {
     @Command(name = "hmm-filter", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
         description = {"HMMER3 filters (MSV, bias, Viterbi filter; docs/hmm-filter.md) on every CPU backend: "
             + "generated models x generated proteins, every result checked bit for bit against the scalar "
-            + "backend; rate = model nodes x residues per second. No CUDA kernels yet: the cuda row is left out.",
+            + "backend; rate = model nodes x residues per second. The cuda and hybrid rows need a usable GPU. One model "
+            + "against many residues (the GPU's shape): --models 1 --model-length 400 --size 100000.",
             "Exit status: 0 every backend equals scalar, 1 a backend differs, 2 usage error."})
     static final class HmmFilterBenchCommand extends WorkloadSubcommand {
 
@@ -300,6 +301,10 @@ final class BenchCommand implements Callable<Integer> {
         @Option(names = "--models", paramLabel = "N", defaultValue = "20", description = "generated models, M 50..600 "
             + "(default: 20)")
         int models;
+
+        @Option(names = "--model-length", paramLabel = "M", defaultValue = "0", description = "nodes of every "
+            + "model, 1..100000 (default: 50..600 at random)")
+        int modelLength;
 
         @Option(names = "--F1", paramLabel = "P", defaultValue = "0.02", description = "MSV / bias threshold (default 0.02)")
         double f1;
@@ -312,26 +317,12 @@ final class BenchCommand implements Callable<Integer> {
 
         @Override
         WorkloadBench<?, ?> bench() {
-            return new HmmFilterBench(models, new org.dpaccel.hmm.HmmFilterParams(f1, f2, !nobias, false));
+            return new HmmFilterBench(models, modelLength, new org.dpaccel.hmm.HmmFilterParams(f1, f2, !nobias, false));
         }
 
         @Override
         int size() {
             return size;
-        }
-
-        @Override
-        void before(WorkloadBench<?, ?> b, WorkloadBenchRunner.Settings s) {
-            // the workload has no CUDA kernels (a GPU-forced call is NO_DEVICE): leave the row out
-            java.util.List<String> names = new java.util.ArrayList<>(WorkloadBenchRunner.parseBackends(s.backends));
-            if (names.remove("cuda") && !common.quiet) {
-                parent.top.err.println("dpaccel bench hmm-filter: no CUDA kernels for this workload yet: cuda left out");
-            }
-            if (names.isEmpty()) {
-                throw new ParameterException(common.spec.commandLine(), "no backend left to run (hmm-filter has no "
-                    + "CUDA kernels yet)");
-            }
-            s.backends = String.join(",", names);
         }
     }
 }

@@ -284,12 +284,26 @@ class HmmFilterApiTest {
         assertEquals(Status.INVALID_ARG, de.status());
         assertTrue(de.getMessage().contains("??(EX"), de.getMessage());
 
-        // no CUDA kernels for this workload: a GPU-forced call is NO_DEVICE, the context stays usable
+        // a GPU-forced call: NO_DEVICE without a usable GPU (the context stays usable); with one,
+        // the CUDA kernels' results equal the CPU's field for field
         try (HmmProfiles p = HmmProfiles.load(HmmTestData.tinyModel("t", 2).getBytes(StandardCharsets.US_ASCII))) {
             HmmSeqBatch b = bb.build();
-            de = assertThrows(DpaccelException.class,
-                () -> HmmFilter.compute(ctx, p, b, HmmFilterParams.defaults(), Backend.GPU));
-            assertEquals(Status.NO_DEVICE, de.status());
+            if (ctx.deviceCount() == 0) {
+                de = assertThrows(DpaccelException.class,
+                    () -> HmmFilter.compute(ctx, p, b, HmmFilterParams.defaults(), Backend.GPU));
+                assertEquals(Status.NO_DEVICE, de.status());
+            } else {
+                HmmFilterParams all = new HmmFilterParams(0.02, 1e-3, true, true);
+                HmmFilterResults g = HmmFilter.compute(ctx, p, b, all, Backend.GPU);
+                HmmFilterResults c = HmmFilter.compute(ctx, p, b, all, Backend.CPU);
+                for (int m = 0; m < p.size(); m++) {
+                    for (int q = 0; q < b.size(); q++) {
+                        assertEquals(Float.floatToRawIntBits(c.msvBits(m, q)), Float.floatToRawIntBits(g.msvBits(m, q)));
+                        assertEquals(Float.floatToRawIntBits(c.vitBits(m, q)), Float.floatToRawIntBits(g.vitBits(m, q)));
+                        assertEquals(c.passVit(m, q), g.passVit(m, q));
+                    }
+                }
+            }
             assertEquals(2, HmmFilter.compute(ctx, p, b, HmmFilterParams.defaults()).pairs());
         }
     }

@@ -14,7 +14,9 @@ import org.dpaccel.hmm.HmmSeqBatch;
 
 /**
  * {@code dpaccel bench hmm-filter}: hmmsearch's MSV, bias and Viterbi filters (docs/hmm-filter.md)
- * on generated data. Models are written here as HMMER3/f text: M from 50 to 600, each node
+ * on generated data. Models are written here as HMMER3/f text: M from 50 to 600 (or one fixed M,
+ * {@code --model-length}: "one model against many residues" is {@code --models 1 --model-length
+ * 400} with a large {@code --size}, the shape of the issue's GPU goal), each node
  * preferring one residue (probability 0.4-0.8), background insert emissions, HMMER-like
  * transitions, and fixed STATS (MSV / Viterbi mu -10 / -10.5, lambda ln 2; not calibrated, so
  * P-values are those of the given statistics, not of hmmbuild's). Targets (the size unit):
@@ -36,6 +38,7 @@ public final class HmmFilterBench implements WorkloadBench<HmmFilterBench.Input,
         0.0540687, 0.0673417, 0.0114135, 0.0304133 };
 
     private final int models;
+    private final int modelLength; // 0: 50..600 at random
     private final HmmFilterParams params;
     private HmmProfiles loaded; // the profiles of the last generated input, loaded on first run
     private byte[] loadedText;
@@ -48,10 +51,26 @@ public final class HmmFilterBench implements WorkloadBench<HmmFilterBench.Input,
      * @throws IllegalArgumentException if {@code models} is out of range
      */
     public HmmFilterBench(int models, HmmFilterParams params) {
+        this(models, 0, params);
+    }
+
+    /**
+     * The benchmark with every model of one length.
+     *
+     * @param models number of generated models, 1..1000
+     * @param modelLength nodes of every model, 1..100,000; 0 = 50..600 at random
+     * @param params filter thresholds
+     * @throws IllegalArgumentException if {@code models} or {@code modelLength} is out of range
+     */
+    public HmmFilterBench(int models, int modelLength, HmmFilterParams params) {
         if (models < 1 || models > 1000) {
             throw new IllegalArgumentException("--models " + models + ": must be in [1, 1000]");
         }
+        if (modelLength < 0 || modelLength > 100_000) {
+            throw new IllegalArgumentException("--model-length " + modelLength + ": must be in [1, 100000] (0 = random)");
+        }
         this.models = models;
+        this.modelLength = modelLength;
         this.params = params;
     }
 
@@ -180,7 +199,7 @@ public final class HmmFilterBench implements WorkloadBench<HmmFilterBench.Input,
         double[][][] match = new double[models][][];
         long nodes = 0;
         for (int i = 0; i < models; i++) {
-            int m = 50 + rng.nextInt(551);
+            int m = modelLength > 0 ? modelLength : 50 + rng.nextInt(551);
             match[i] = new double[m][];
             text.append(model(rng, "bench" + i + "_M" + m, m, match[i]));
             nodes += m;

@@ -1,0 +1,290 @@
+/*
+ * hmm_filter_kernels.cu — hmmsearch 3.4's filter DP on the GPU, one warp per (model,
+ * sequence), the integers of the scalar reference (native/src/cpu/hmm/hmm_filter_ref.c)
+ * exactly: SSV's xE, the full MSV's xJ, the Viterbi filter's xC, with HMMER's 8- and 16-bit
+ * saturation and overflow rules. Scores, the bias filter and the decisions stay on the host.
+ *
+ * SSV and MSV: cell (i, k) needs only (i-1, k-1), the same diagonal. The warp's row is a ring
+ * of M + 1 byte slots indexed by the diagonal, slot (k - i) mod (M + 1): a cell reads and
+ * writes its own slot, so a row needs no shuffles, and no two cells of a row share a slot
+ * (M < M + 1). Lane z takes nodes k = 32 j + z + 1. The cell (i, 1) starts a diagonal (its
+ * slot still holds (i-2, M)), so it reads 0 as the reference's prev[0]. One __syncwarp a row
+ * orders the slot a lane wrote for the lane that reads it next row.
+ *
+ * Viterbi filter: M(i, k) reads row i-1 at k-1, I(i, k) at k, so the row is kept per node
+ * (M, I, D words at k - 1 of the warp's row) and the k-1 neighbours come from __shfl_up,
+ * lane 0 taking the previous block's lane 31 (carried in registers, since the block below
+ * was already overwritten in place). The D->D chain inside a row is sequential in the
+ * reference (its lazy-F pass: when Dmax + ddbound > xB, D(k) = max(D(k), D(k-1) + DD(k-1))
+ * for k = 2..M with int16 saturating adds); here it is a max-plus prefix scan across the
+ * lanes, carried across blocks:
+ *
+ *   each node is the map f_k(x) = max(a_k, sat(x + t_k)), a_k = D(k) before the pass,
+ *   t_k = DD(k-1). DD <= 0 (a log probability; the host refuses a model otherwise), so
+ *   x + t_k can only leave int16 downwards, and sat(y) = max(-32768, y). As a_k >= -32768,
+ *   f_k(x) = max(a_k, max(-32768, x + t_k)) = max(a_k, x + t_k) in plain integers: the floor
+ *   is absorbed by a_k. Maps of that form compose without saturation,
+ *   f_2(f_1(x)) = max(a_2, a_1 + t_2, x + t_1 + t_2) = (max(a_2, a_1 + t_2), t_1 + t_2),
+ *   so an inclusive scan of (a, t) pairs in int32 followed by max(a, carry + t) gives the
+ *   serial result bit for bit. t is kept >= -65536: below that, x + t < -32768 <= a for any
+ *   int16 x, so the clamp changes no result and int32 never overflows.
+ *
+ * Row storage: shared memory when the row fits the warp's share (DPA_HF_SMEM_PER_WARP),
+ * else the warp's slot of global scratch; both through one generic pointer. Every load and
+ * store is guarded by k <= M, so ragged lengths touch nothing outside a task's tables,
+ * sequence and row.
+ */
+#include <stdint.h>
+
+#include <cuda_runtime.h>
+
+#include "hmm_filter_cuda.h"
+
+#define HF_FULL 0xffffffffu
+#define HF_NEG (-32768)
+
+__device__ __forceinline__ int hf_adds16(int a, int b)
+{
+    return min(32767, max(-32768, a + b));
+}
+
+/* Residue i (0-based) of the sequence, fetched 32 at a time by one coalesced load. */
+struct hf_residues {
+    const uint8_t *s;
+    int L, lane, base, cached;
+    __device__ int at(int i)
+    {
+        if ((i & 31) == 0) {
+            base = i;
+            cached = i + lane < L ? s[i + lane] : 0;
+        }
+        return __shfl_sync(HF_FULL, cached, i - base);
+    }
+};
+
+__device__ static int hf_ssv(const dpa_hf_model &md, const uint8_t *tables, const uint8_t *dsq,
+                             int L, uint8_t *row, int lane)
+{
+    const int M = md.M, S = M + 1, bias = md.bias_b;
+    const uint8_t *rb = tables + md.rb;
+    for (int p = lane; p < S; p += 32) row[p] = 0;
+    __syncwarp();
+    hf_residues res = { dsq, L, lane, 0, 0 };
+    int maxT = 0;
+    int off = 0; /* (-i) mod S for the row i being computed */
+    for (int i = 1; i <= L; i++) {
+        off = off == 0 ? S - 1 : off - 1;
+        const uint8_t *rs = rb + (size_t)res.at(i - 1) * S;
+        for (int k = lane + 1; k <= M; k += 32) {
+            int slot = k + off;
+            if (slot >= S) slot -= S;
+            const int prev = k == 1 ? 0 : row[slot];
+            int v = prev + bias - (int)rs[k];
+            v = max(v, 0);
+            maxT = max(maxT, v);
+            row[slot] = (uint8_t)min(v, 127);
+        }
+        __syncwarp();
+        /* past 127 the answer is fixed (overflow): the reference's value does not change */
+        if (__any_sync(HF_FULL, maxT >= 127)) break;
+    }
+    maxT = __reduce_max_sync(HF_FULL, maxT);
+    return maxT >= 127 ? 255 : 128 + maxT;
+}
+
+__device__ static int hf_msv(const dpa_hf_model &md, const uint8_t *tables, const uint8_t *dsq,
+                             int L, int tjb, uint8_t *row, int lane)
+{
+    const int M = md.M, S = M + 1, bias = md.bias_b, base = md.base_b, tec = md.tec_b;
+    const int tjbm = (tjb + md.tbm_b) & 0xff; /* (uint8_t)(tjb_b + tbm_b) */
+    const uint8_t *rb = tables + md.rb;
+    for (int p = lane; p < S; p += 32) row[p] = 0;
+    __syncwarp();
+    hf_residues res = { dsq, L, lane, 0, 0 };
+    int xJ = 0, xB = max(base - tjbm, 0);
+    int off = 0;
+    for (int i = 1; i <= L; i++) {
+        off = off == 0 ? S - 1 : off - 1;
+        const uint8_t *rs = rb + (size_t)res.at(i - 1) * S;
+        int xE = 0;
+        for (int k = lane + 1; k <= M; k += 32) {
+            int slot = k + off;
+            if (slot >= S) slot -= S;
+            const int prev = k == 1 ? 0 : row[slot];
+            const int m = max(prev, xB);
+            const int sv = max(min(m + bias, 255) - (int)rs[k], 0);
+            xE = max(xE, sv);
+            row[slot] = (uint8_t)sv;
+        }
+        __syncwarp();
+        xE = __reduce_max_sync(HF_FULL, xE);
+        if (xE + bias >= 255) return -1;
+        xE = max(xE - tec, 0);
+        xJ = max(xJ, xE);
+        xB = max(max(xJ, base) - tjbm, 0);
+    }
+    return xJ;
+}
+
+__device__ static int hf_vit(const dpa_hf_model &md, const uint8_t *tables, const uint8_t *dsq,
+                             int L, int xw_move, int16_t *row, int lane)
+{
+    const int M = md.M, cols = M + 1, Mpad = (M + 31) / 32 * 32;
+    const int16_t *rw = (const int16_t *)(tables + md.rw);
+    const int16_t *tw = (const int16_t *)(tables + md.tw);
+    int16_t *Mr = row, *Ir = row + Mpad, *Dr = row + 2 * Mpad;
+    for (int p = lane; p < Mpad; p += 32) Mr[p] = Ir[p] = Dr[p] = HF_NEG;
+    hf_residues res = { dsq, L, lane, 0, 0 };
+    const int xN = md.base_w;
+    int xB = (int16_t)(xN + xw_move), xJ = HF_NEG, xC = HF_NEG;
+    for (int i = 1; i <= L; i++) {
+        const int16_t *rs = rw + (size_t)res.at(i - 1) * cols;
+        int cM = HF_NEG, cI = HF_NEG, cD = HF_NEG, cDc = HF_NEG;
+        int xE = HF_NEG, Dmax = HF_NEG;
+        for (int j = 0; j < Mpad; j += 32) {
+            const int p = j + lane, k = p + 1;
+            const bool valid = k <= M;
+            const int oM = valid ? Mr[p] : HF_NEG, oI = valid ? Ir[p] : HF_NEG,
+                      oD = valid ? Dr[p] : HF_NEG;
+            int pM = __shfl_up_sync(HF_FULL, oM, 1), pI = __shfl_up_sync(HF_FULL, oI, 1),
+                pD = __shfl_up_sync(HF_FULL, oD, 1);
+            const int tM = __shfl_sync(HF_FULL, oM, 31), tI = __shfl_sync(HF_FULL, oI, 31),
+                      tD = __shfl_sync(HF_FULL, oD, 31);
+            if (lane == 0) {
+                pM = cM;
+                pI = cI;
+                pD = cD;
+            }
+            cM = tM;
+            cI = tI;
+            cD = tD;
+            int sv = HF_NEG, dc = HF_NEG, nI = HF_NEG;
+            if (valid) {
+                /* one 16-byte load: BM MM IM DM MD MI II DD of node k (tw rows are 16 bytes,
+                 * the region 16-aligned) */
+                const int4 wv = *(const int4 *)(tw + (size_t)k * 8);
+                const int w[8] = { (int16_t)wv.x, (int16_t)(wv.x >> 16), (int16_t)wv.y,
+                                   (int16_t)(wv.y >> 16), (int16_t)wv.z, (int16_t)(wv.z >> 16),
+                                   (int16_t)wv.w, (int16_t)(wv.w >> 16) };
+                sv = hf_adds16(xB, w[0]);
+                sv = max(sv, hf_adds16(pM, w[1]));
+                sv = max(sv, hf_adds16(pI, w[2]));
+                sv = max(sv, hf_adds16(pD, w[3]));
+                sv = hf_adds16(sv, rs[k]);
+                dc = hf_adds16(sv, w[4]); /* D(i, k+1) from M; k = M feeds Dmax only */
+                nI = max(hf_adds16(oM, w[5]), hf_adds16(oI, w[6]));
+                xE = max(xE, sv);
+                Dmax = max(Dmax, dc);
+            }
+            int din = __shfl_up_sync(HF_FULL, dc, 1);
+            const int tdc = __shfl_sync(HF_FULL, dc, 31);
+            if (lane == 0) din = cDc; /* D(i, 1) = -32768: cDc starts there */
+            cDc = tdc;
+            if (valid) {
+                Mr[p] = (int16_t)sv;
+                Ir[p] = (int16_t)nI;
+                Dr[p] = (int16_t)din;
+            }
+        }
+        xE = __reduce_max_sync(HF_FULL, xE);
+        Dmax = __reduce_max_sync(HF_FULL, Dmax);
+        if (xE >= 32767) return 32768;
+        xC = (int16_t)max(xC, xE + md.xw_e_move);
+        xJ = (int16_t)max(xJ, xE + md.xw_e_loop);
+        xB = (int16_t)max(xJ + xw_move, xN + xw_move);
+        if (Dmax + md.ddbound_w > xB) {
+            int carry = HF_NEG;
+            for (int j = 0; j < Mpad; j += 32) {
+                const int p = j + lane, k = p + 1;
+                const bool valid = k <= M;
+                int a = valid ? Dr[p] : HF_NEG;
+                int t = valid && k >= 2 ? tw[(size_t)(k - 1) * 8 + 7] : -65536;
+#pragma unroll
+                for (int o = 1; o < 32; o <<= 1) {
+                    const int la = __shfl_up_sync(HF_FULL, a, o), lt = __shfl_up_sync(HF_FULL, t, o);
+                    if (lane >= o) {
+                        a = max(a, la + t);
+                        t = max(lt + t, -65536);
+                    }
+                }
+                const int nd = max(a, carry + t);
+                if (valid) Dr[p] = (int16_t)nd;
+                carry = __shfl_sync(HF_FULL, nd, 31);
+            }
+        }
+    }
+    return xC;
+}
+
+template <int KIND>
+__global__ void __launch_bounds__(DPA_HF_WARPS_PER_BLOCK * 32)
+    hf_kernel(const dpa_hf_model *models, const uint8_t *tables, const uint8_t *dsq,
+              const dpa_hf_task *tasks, int32_t ntasks, int32_t *out, uint8_t *gscratch,
+              int64_t gstride, int32_t smem_per_warp, uint32_t *counter)
+{
+    extern __shared__ __align__(16) uint8_t hf_smem[];
+    const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+    const int64_t gw = (int64_t)blockIdx.x * DPA_HF_WARPS_PER_BLOCK + wib;
+    uint8_t *srow = hf_smem + (size_t)wib * smem_per_warp;
+    uint8_t *grow = gstride > 0 ? gscratch + gw * gstride : nullptr;
+    for (;;) {
+        int t = 0;
+        if (lane == 0) t = (int)atomicAdd(counter, 1u);
+        t = __shfl_sync(HF_FULL, t, 0);
+        if (t >= ntasks) break;
+        const dpa_hf_task tk = tasks[t];
+        const dpa_hf_model md = models[tk.model];
+        const int64_t need = dpa_hf_row_bytes(KIND, md.M);
+        uint8_t *row = need <= smem_per_warp ? srow : need <= gstride ? grow : nullptr;
+        int r = DPA_HF_BAD;
+        if (row && tk.L >= 1) {
+            if (KIND == 0)
+                r = hf_ssv(md, tables, dsq + tk.seq, tk.L, row, lane);
+            else if (KIND == 1)
+                r = hf_msv(md, tables, dsq + tk.seq, tk.L, tk.len_param, row, lane);
+            else
+                r = hf_vit(md, tables, dsq + tk.seq, tk.L, tk.len_param, (int16_t *)row, lane);
+        }
+        if (lane == 0) out[t] = r;
+        __syncwarp(); /* the next task's row initialisation follows this task's last reads */
+    }
+}
+
+extern "C" cudaError_t dpa_hf_launch(int32_t kind, const dpa_hf_model *models,
+                                     const uint8_t *tables, const uint8_t *dsq,
+                                     const dpa_hf_task *tasks, int32_t ntasks, int32_t *out,
+                                     uint8_t *gscratch, int64_t gstride, int32_t smem_per_warp,
+                                     int32_t warps, uint32_t *counter, cudaStream_t stream)
+{
+    const int blocks = warps / DPA_HF_WARPS_PER_BLOCK;
+    const size_t smem = (size_t)smem_per_warp * DPA_HF_WARPS_PER_BLOCK;
+    const dim3 grid(blocks > 0 ? blocks : 1), block(DPA_HF_WARPS_PER_BLOCK * 32);
+    if (kind == 0)
+        hf_kernel<0><<<grid, block, smem, stream>>>(models, tables, dsq, tasks, ntasks, out,
+                                                     gscratch, gstride, smem_per_warp, counter);
+    else if (kind == 1)
+        hf_kernel<1><<<grid, block, smem, stream>>>(models, tables, dsq, tasks, ntasks, out,
+                                                     gscratch, gstride, smem_per_warp, counter);
+    else
+        hf_kernel<2><<<grid, block, smem, stream>>>(models, tables, dsq, tasks, ntasks, out,
+                                                     gscratch, gstride, smem_per_warp, counter);
+    return cudaGetLastError();
+}
+
+extern "C" int dpa_hf_blocks_per_sm(int32_t kind, int32_t smem_per_warp)
+{
+    int nb = 0;
+    const size_t smem = (size_t)smem_per_warp * DPA_HF_WARPS_PER_BLOCK;
+    cudaError_t e;
+    if (kind == 0)
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, hf_kernel<0>, DPA_HF_WARPS_PER_BLOCK * 32, smem);
+    else if (kind == 1)
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, hf_kernel<1>, DPA_HF_WARPS_PER_BLOCK * 32, smem);
+    else
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, hf_kernel<2>, DPA_HF_WARPS_PER_BLOCK * 32, smem);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return nb;
+}
