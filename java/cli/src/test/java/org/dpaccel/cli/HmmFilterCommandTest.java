@@ -91,6 +91,7 @@ class HmmFilterCommandTest {
         long seed = fixed != null && !fixed.isEmpty() ? Long.parseLong(fixed) : 1 + Math.floorMod(System.nanoTime(), 4_000_000L);
         System.out.println("rowsEqualScalarReferenceOnGeneratedModels: seed " + seed + " (DPA_TEST_SEED repeats it)");
         Path[] data = generated(dir, seed);
+        long passedAnywhere = 0;
         for (String[] opts : new String[][] { {}, {"--nobias"}, {"--F1", "0.2", "--F2", "0.05", "--all-scores"} }) {
             Path out = dir.resolve("out.tsv");
             List<String> args = new ArrayList<>(List.of("hmm-filter", "-q", "--hmm", data[0].toString(), "--seqs",
@@ -139,8 +140,11 @@ class HmmFilterCommandTest {
                 }
             }
             assertEquals(expected, rows, opt + " seed " + seed);
-            assertTrue(passed > 0, "nothing passed, seed " + seed);
+            passedAnywhere += passed;
         }
+        // the permissive thresholds let some emitted domain through on every seed seen; at the
+        // defaults a seed's 40 sequences can all stop at the Viterbi filter (seed 1967336)
+        assertTrue(passedAnywhere > 0, "nothing passed the Viterbi filter under any thresholds, seed " + seed);
     }
 
     @Test
