@@ -41,6 +41,18 @@
 #include "hmm_filter_cuda.h"
 
 #define HF_FULL 0xffffffffu
+
+/* Warp maximum. __reduce_max_sync exists from sm_80 only, and the default build also carries
+ * compute_75 PTX (Turing JITs it), so older targets take the five-step butterfly. */
+static __device__ __forceinline__ int hf_warp_max(int v)
+{
+#if __CUDA_ARCH__ >= 800
+    return __reduce_max_sync(HF_FULL, v);
+#else
+    for (int o = 16; o > 0; o >>= 1) v = max(v, __shfl_xor_sync(HF_FULL, v, o));
+    return v;
+#endif
+}
 #define HF_NEG (-32768)
 
 __device__ __forceinline__ int hf_adds16(int a, int b)
@@ -88,7 +100,7 @@ __device__ static int hf_ssv(const dpa_hf_model &md, const uint8_t *tables, cons
         /* past 127 the answer is fixed (overflow): the reference's value does not change */
         if (__any_sync(HF_FULL, maxT >= 127)) break;
     }
-    maxT = __reduce_max_sync(HF_FULL, maxT);
+    maxT = hf_warp_max(maxT);
     return maxT >= 127 ? 255 : 128 + maxT;
 }
 
@@ -117,7 +129,7 @@ __device__ static int hf_msv(const dpa_hf_model &md, const uint8_t *tables, cons
             row[slot] = (uint8_t)sv;
         }
         __syncwarp();
-        xE = __reduce_max_sync(HF_FULL, xE);
+        xE = hf_warp_max(xE);
         if (xE + bias >= 255) return -1;
         xE = max(xE - tec, 0);
         xJ = max(xJ, xE);
@@ -186,8 +198,8 @@ __device__ static int hf_vit(const dpa_hf_model &md, const uint8_t *tables, cons
                 Dr[p] = (int16_t)din;
             }
         }
-        xE = __reduce_max_sync(HF_FULL, xE);
-        Dmax = __reduce_max_sync(HF_FULL, Dmax);
+        xE = hf_warp_max(xE);
+        Dmax = hf_warp_max(Dmax);
         if (xE >= 32767) return 32768;
         xC = (int16_t)max(xC, xE + md.xw_e_move);
         xJ = (int16_t)max(xJ, xE + md.xw_e_loop);
