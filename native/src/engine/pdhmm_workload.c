@@ -101,11 +101,12 @@ static const dpa_workload pdhmm_workload = {
     .gpu = pdhmm_gpu,
 };
 
-/* GATK's PDPairHMM throws when a result is not a log10 probability (above 0 or NaN): that
- * happens only where the model is not one, i.e. some read position's gap-open error
- * probabilities sum past 1 (quality bytes that low make the forward sum grow until it
- * overflows). We refuse the call the same way, naming the pair and the first such position,
- * rather than hand back +Infinity or NaN. -Infinity (an underflow) is a probability of 0. */
+/* GATK's PDPairHMM throws when a result is not a log10 probability (above 0 or NaN), and
+ * GKL's PDHMM returns its failure status. Two inputs do it: a read position whose gap-open
+ * error probabilities sum past 1 (the forward sum grows until it overflows), named in the
+ * message; and PD flags that branch so often on a short pair that the branch paths' sum passes
+ * 1 (every flag on every base, CI 2026-11-25). We refuse the call the same way rather than
+ * hand back +Infinity, NaN or a "probability" above 1. -Infinity (an underflow) is a 0. */
 static dpa_status check_result(const dpa_pdhmm_batch *b, int32_t k, double r)
 {
     if (!(isnan(r) || r > 0.0)) return DPA_OK;
