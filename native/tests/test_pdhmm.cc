@@ -245,6 +245,77 @@ TEST(Pdhmm, EdgeCasesEveryIsa)
         }
 }
 
+// Regions as GATK sends them: every read against every haplotype. The kernels give a vector
+// to PD_W reads of one haplotype (uniform groups: states per column, priors looked up, branch
+// values stored only where read) and the rest to mixed groups; both must be the scalar
+// reference's bits. Haplotypes plain, wild, every flag on every base, a trailing DEL_START;
+// read counts around the vector widths; haplotypes copied per pair (GATK's packing) and
+// shared by offset; kernels called directly in haplotype-major order (long runs) and the API
+// (its own order).
+TEST(Pdhmm, SharedHaplotypesEveryIsa)
+{
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    auto U = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    std::vector<pdg::Case> cs;
+    std::vector<int> first_of; // per pair: the pair whose haplotype bytes it shares
+    for (int region = 0; region < 8; region++) {
+        const int nh = U(1, 4), nr = U(1, 21), kind = region % 4;
+        const bool wild = kind == 1;
+        for (int h = 0; h < nh; h++) {
+            const int hl = U(1, 120);
+            pdg::Case hc = pdg::gatk_case(rng, hl, 1, wild);
+            if (kind == 2) std::fill(hc.pd.begin(), hc.pd.end(), 0xff);
+            if (kind == 3) hc.pd.back() = DPA_PD_DEL_START;
+            const int first = (int)cs.size();
+            for (int r = 0; r < nr; r++) {
+                pdg::Case c = pdg::gatk_case(rng, hl, U(1, 60), wild);
+                c.hap = hc.hap;
+                c.pd = hc.pd;
+                const int start = U(0, hl - 1);
+                for (size_t i = 0; i < c.read.size(); i++)
+                    if (U(0, 9)) c.read[i] = hc.hap[(start + i) % hc.hap.size()];
+                cs.push_back(c);
+                first_of.push_back(first);
+            }
+        }
+    }
+    pdg::Batch copies(cs), shared(cs);
+    for (size_t k = 0; k < cs.size(); k++) shared.ho[k] = shared.ho[(size_t)first_of[k]];
+    const unsigned have = dpa_cpu_supported_isas();
+    std::vector<int32_t> pairs(cs.size());
+    for (size_t k = 0; k < cs.size(); k++) pairs[k] = (int32_t)k;
+    for (pdg::Batch *b : { &copies, &shared }) {
+        const dpa_pdhmm_batch v = b->view();
+        for (int32_t rows = 0; rows <= 1; rows++) {
+            std::vector<double> ref(cs.size());
+            ASSERT_EQ(dpa_pdhmm_compute_scalar(&v, pairs.data(), (int32_t)cs.size(), rows, ref.data()),
+                      DPA_OK);
+            for (unsigned isa = DPA_ISA_AVX2; isa <= DPA_ISA_AVX512; isa++) {
+                if (!(have & (1u << isa))) continue;
+                dpa_pdhmm_ops ops;
+                dpa_pdhmm_select(1u << isa, &ops);
+                if (ops.isa != (dpa_isa)isa) continue;  // not compiled in
+                std::vector<double> got(cs.size());
+                ASSERT_EQ(ops.compute(&v, pairs.data(), (int32_t)cs.size(), rows, got.data()), DPA_OK);
+                for (size_t k = 0; k < cs.size(); k++)
+                    EXPECT_EQ(std::memcmp(&ref[k], &got[k], 8), 0)
+                        << ops.name << " rows " << rows << " pair " << k << ": " << ref[k] << " " << got[k];
+            }
+        }
+    }
+    // through the API (the engine's order), on the pairs it accepts
+    const std::vector<pdg::Case> ok = api_accepted(cs);
+    Ctx scalar("avx512,avx2"), best("");
+    for (int32_t rows : { DPA_PDHMM_ROWS_GATK, DPA_PDHMM_ROWS_GKL }) {
+        const std::vector<double> a = compute(scalar.ctx, ok, nullptr, rows),
+                                  c = compute(best.ctx, ok, nullptr, rows);
+        for (size_t k = 0; k < ok.size(); k++)
+            EXPECT_EQ(std::memcmp(&a[k], &c[k], 8), 0) << "API rows " << rows << " pair " << k;
+    }
+}
+
 // A hand-derived value: read "A" (Q30 everywhere but GCP 10), haplotype "A" with no flags.
 // D's row 0 holds 2^1020 / 1; M[1][1] = (1 - 10^-3) * D[0][0] * (1 - 10^-1) (the gap-to-match
 // transition); I[1][1] = 0. So the result is log10(0.999 * 0.9).

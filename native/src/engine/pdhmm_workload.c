@@ -3,9 +3,10 @@
  * job to the scheduler (scheduler.h) with the PDHMM descriptor, copy the results out once
  * every pair has succeeded (a failed call leaves out untouched).
  *
- * Cost of a pair: read_len * hap_len cells. The SIMD kernels put pairs of one vector side
- * by side, so the scheduler's largest-first order (ties in input order) also groups pairs
- * of similar shape, which is what keeps their lanes busy.
+ * Cost of a pair: read_len * hap_len cells. The sort order (pdhmm_keys) puts the pairs of
+ * one haplotype side by side, longest reads first, so a SIMD vector holds reads of one
+ * haplotype with similar lengths, which is what keeps its lanes busy and its column states
+ * shared.
  *
  * GPU: the CUDA library's DPA_CUDA_WORKLOAD_PDHMM entry (kernels/src/pdhmm_cuda.cu, one
  * thread per pair, bit-identical to the CPU kernels); a library without it leaves PDHMM on
@@ -57,7 +58,63 @@ static dpa_status pdhmm_sort(void *arg, int64_t n)
 static int64_t pdhmm_cost(const void *arg, int64_t i)
 {
     const pdhmm_job *j = arg;
-    return (int64_t)j->keys[i].key;
+    const int32_t k = j->pairs[i];
+    return (int64_t)j->batch->read_lengths[k] * j->batch->hap_lengths[k];
+}
+
+/* Same haplotype: the same bases and PD bytes (GATK packs a copy per pair, so offsets differ). */
+static int same_hap(const dpa_pdhmm_batch *b, int32_t x, int32_t y)
+{
+    if (b->hap_lengths[x] != b->hap_lengths[y]) return 0;
+    const size_t len = (size_t)b->hap_lengths[x];
+    const int64_t ox = b->hap_offsets[x], oy = b->hap_offsets[y];
+    return ox == oy || (memcmp(b->hap_bases + ox, b->hap_bases + oy, len) == 0 &&
+                        memcmp(b->hap_pd_bases + ox, b->hap_pd_bases + oy, len) == 0);
+}
+
+/* Sort keys that put the pairs of one haplotype next to each other, longest reads first,
+ * haplotypes longest first: the SIMD kernels give a vector to PD_W reads of one haplotype,
+ * whose columns then share their PD states (cpu/pdhmm/pdhmm_simd.h). Haplotypes are told
+ * apart by content through an open-addressing table of FNV-1a hashes; classes are numbered in
+ * order of first appearance. Key: hap_len (17 bits) | class (30) | read_len (17). */
+static dpa_status pdhmm_keys(const dpa_pdhmm_batch *b, dpa_sort_item *keys)
+{
+    const int32_t n = b->num_pairs;
+    size_t cap = 64;
+    while (cap < 2 * (size_t)n) cap *= 2;
+    int32_t *slot = malloc(sizeof *slot * cap); /* representative pair + 1, 0 = empty */
+    int32_t *cls = malloc(sizeof *cls * (size_t)n);
+    if (!slot || !cls) {
+        free(slot);
+        free(cls);
+        return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "pdhmm: out of memory for %d pairs' keys", n);
+    }
+    memset(slot, 0, sizeof *slot * cap);
+    int32_t classes = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const uint8_t *h = b->hap_bases + b->hap_offsets[i], *pd = b->hap_pd_bases + b->hap_offsets[i];
+        uint64_t x = 1469598103934665603ull ^ (uint64_t)b->hap_lengths[i];
+        for (int32_t j = 0; j < b->hap_lengths[i]; j++) {
+            x = (x ^ h[j]) * 1099511628211ull;
+            x = (x ^ pd[j]) * 1099511628211ull;
+        }
+        size_t at = (size_t)(x ^ (x >> 29)) & (cap - 1);
+        while (slot[at] && !same_hap(b, slot[at] - 1, i)) at = (at + 1) & (cap - 1);
+        if (!slot[at]) {
+            slot[at] = i + 1;
+            cls[i] = classes++;
+        } else {
+            cls[i] = cls[slot[at] - 1];
+        }
+    }
+    for (int32_t i = 0; i < n; i++) {
+        keys[i].key = (uint64_t)b->hap_lengths[i] << 47 | (uint64_t)(classes - 1 - cls[i]) << 17 |
+                      (uint64_t)b->read_lengths[i];
+        keys[i].index = i;
+    }
+    free(slot);
+    free(cls);
+    return DPA_OK;
 }
 
 static dpa_status pdhmm_cpu(void *arg, int64_t first, int64_t count, int64_t *counter)
@@ -178,11 +235,10 @@ DPA_API dpa_status dpa_pdhmm_compute(dpa_context *ctx, const dpa_pdhmm_batch *ba
     }
     int64_t total = 0;
     for (int32_t i = 0; i < n; i++) {
-        const int64_t c = (int64_t)batch->read_lengths[i] * batch->hap_lengths[i];
-        job.keys[i].key = (uint64_t)c;
-        job.keys[i].index = i;
-        total += c;
+        total += (int64_t)batch->read_lengths[i] * batch->hap_lengths[i];
+        job.pairs[i] = i; /* the order pdhmm_cost sees before the sort */
     }
+    if ((st = pdhmm_keys(batch, job.keys)) != DPA_OK) goto cleanup;
     call.total_cost = total;
     if ((st = dpa_sched_run(ctx, &pdhmm_workload, &job, &call, &res)) != DPA_OK) goto cleanup;
     for (int32_t i = 0; i < n; i++)

@@ -27,5 +27,13 @@
                                                                               PD_LOADI(ym)), \
                                                              _mm256_setzero_si256()),       \
                                           _mm256_set1_epi64x(-1)))))
+#define PD_SET1I(x) _mm256_set1_epi64x(x)
+#define PD_PRIOR_V(x, xb, y, ym, match, mismatch)                                           \
+    _mm256_blendv_pd((mismatch), (match),                                                   \
+                     _mm256_castsi256_pd(_mm256_or_si256(                                   \
+                         _mm256_cmpeq_epi64((x), (y)),                                      \
+                         _mm256_xor_si256(_mm256_cmpeq_epi64(_mm256_and_si256((xb), (ym)),  \
+                                                             _mm256_setzero_si256()),       \
+                                          _mm256_set1_epi64x(-1)))))
 
 #include "cpu/pdhmm/pdhmm_simd.h"

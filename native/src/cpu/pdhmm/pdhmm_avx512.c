@@ -25,5 +25,10 @@
     _mm512_mask_blend_pd((__mmask8)(_mm512_cmpeq_epi64_mask((x), PD_LOADI(y)) |             \
                                     _mm512_test_epi64_mask((xb), PD_LOADI(ym))),            \
                          (mismatch), (match))
+#define PD_SET1I(x) _mm512_set1_epi64(x)
+#define PD_PRIOR_V(x, xb, y, ym, match, mismatch)                                           \
+    _mm512_mask_blend_pd((__mmask8)(_mm512_cmpeq_epi64_mask((x), (y)) |                     \
+                                    _mm512_test_epi64_mask((xb), (ym))),                    \
+                         (mismatch), (match))
 
 #include "cpu/pdhmm/pdhmm_simd.h"

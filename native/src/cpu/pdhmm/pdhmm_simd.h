@@ -29,6 +29,7 @@
  *   PD_IVEC, PD_LOADI  int64 vector and its unaligned load
  *   PD_PRIOR(x, xbit, y, ymask, match, mismatch)  per lane: x == y || (xbit & ymask) ?
  *                   match : mismatch; x, xbit int64 vectors, y, ymask pointers to them
+ *   PD_PRIOR_V      the same with y, ymask vectors;  PD_SET1I  int64 broadcast
  */
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,14 @@ static inline double PD_FN(m2m)(PD_FN(memo) *m, uint8_t ins, uint8_t del)
     return m->m2m[slot];
 }
 
+/* Distinct (haplotype byte, PD letters) columns a uniform group's priors are looked up by. */
+enum { PD_UCLS_MAX = 32 };
+
+/* One cell's six values (match, insertion, deletion and their three branch copies). */
+typedef struct PD_FN(cell) {
+    PD_VEC m, i, d, bm, bi, bd;
+} PD_FN(cell);
+
 /* Per group scratch: columns hold PD_W int64 or double words each. */
 /* Column masks: PD_MASK_BYTES (AVX-512) keeps one byte per column, bit l = lane l; otherwise
  * PD_W int64 words per column (all ones / zero), what a blendv wants. */
@@ -110,6 +119,10 @@ typedef struct PD_FN(group) {
     int64_t *y, *ymask;                                   /* (hmax + 1) * PD_W */
     PD_FN(mask_t) *after[2], *inside[2], *delend;         /* per column, see PD_COLMASK */
     double *m, *ins, *del, *bm, *bi, *bd;                  /* (hmax + 1) * PD_W */
+    uint8_t *ucode[2], *ucls;                              /* hmax + 1, a shared haplotype */
+    double *upri;                                          /* PD_UCLS_MAX * PD_W priors */
+    int64_t ucls_y[PD_UCLS_MAX], ucls_ym[PD_UCLS_MAX];
+    int ucls_n;
     int64_t *x, *xbit;                                     /* PD_W, the current row */
     double *t;                                             /* 8 * PD_W, the current row */
     PD_FN(memo) memo;
@@ -183,8 +196,159 @@ static void PD_FN(row_constants)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32
     }
 }
 
+/* ---- Groups of PD_W reads of one haplotype ----------------------------------------------
+ * The engine's order keeps a haplotype's pairs together, so most vectors hold PD_W reads of
+ * one haplotype (GATK scores every read of a region against every haplotype). Their columns
+ * then have the same PD state in every lane: each column gets one code and the sweep does only
+ * that state's arithmetic, with no blends: in a NORMAL or INSIDE_DEL column the branch values
+ * are copies and the diagonal and left operands are taken as they are, exactly what the
+ * blends of the mixed kernel select, so the bits are the same. The prior of a column is one
+ * of a few per-row vectors (one per distinct haplotype byte and PD letter set), looked up
+ * instead of compared. The branch matrices are stored only in columns whose values the next
+ * row reads (a DEL_END column, or one before an AFTER_DEL column), and read only there.
+ *
+ * Column code: state (0..2) + 3 * DEL_END + 6 * "the next row reads this column's branch
+ * values". */
+/* Codes and prior classes for a shared haplotype; 0 when it has more than PD_UCLS_MAX
+ * distinct (byte, PD letters) columns (the group then runs mixed). */
+static int PD_FN(uprepare)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t rows)
+{
+    const int32_t H = p[0].hap_len;
+    g->ucls_n = 0;
+    for (int32_t j = 1; j <= H; j++) {
+        const int64_t y = p[0].hap[j - 1], ym = PD_FN(ymask)(p[0].hap[j - 1], p[0].pd[j - 1]);
+        int c = 0;
+        while (c < g->ucls_n && (g->ucls_y[c] != y || g->ucls_ym[c] != ym)) c++;
+        if (c == g->ucls_n) {
+            if (c == PD_UCLS_MAX) return 0;
+            g->ucls_y[c] = y;
+            g->ucls_ym[c] = ym;
+            g->ucls_n++;
+        }
+        g->ucls[j] = (uint8_t)c;
+    }
+    /* states: ucode[pass] holds them first, then the codes */
+    int s = PD_NORMAL;
+    for (int pass = 0; pass < 2; pass++) {
+        if (rows == DPA_PDHMM_ROWS_GKL) s = PD_NORMAL;
+        for (int32_t j = 1; j <= H; j++) {
+            g->ucode[pass][j] = (uint8_t)s;
+            s = PD_FN(step)(s, p[0].pd[j - 1]);
+        }
+    }
+    for (int32_t j = H; j >= 1; j--) {
+        const int delend = (p[0].pd[j - 1] & DPA_PD_DEL_END) != 0;
+        /* rows after the first read the branch values here at DEL_END, or as the diagonal
+         * of an AFTER_DEL column (their states are pass 1's) */
+        const int keep = delend || (j < H && g->ucode[1][j + 1] % 3 == PD_AFTER);
+        for (int pass = 0; pass < 2; pass++)
+            g->ucode[pass][j] = (uint8_t)(g->ucode[pass][j] % 3 + 3 * delend + 6 * keep);
+    }
+    return 1;
+}
+
+/* One cell of a uniform group with its column's code as constants (see above). */
+static inline __attribute__((always_inline)) void
+PD_FN(ucell)(PD_FN(group) *g, size_t o, PD_VEC prior, int state, int delend, int keep,
+             PD_VEC mm, PD_VEC gm, PD_VEC mi, PD_VEC ii, PD_VEC md, PD_VEC dd,
+             PD_FN(cell) *left, PD_VEC *d_m, PD_VEC *d_i, PD_VEC *d_d,
+             PD_VEC *d_bm, PD_VEC *d_bi, PD_VEC *d_bd)
+{
+    const PD_VEC t_m = PD_LOAD(g->m + o), t_i = PD_LOAD(g->ins + o), t_d = PD_LOAD(g->del + o);
+    const PD_FN(cell) l = *left;
+    PD_FN(cell) n;
+    PD_VEC dm, di, dd_, lm, ld;
+    if (state == PD_AFTER) {
+        n.bm = PD_MAX(l.bm, l.m);
+        n.bd = PD_MAX(l.bd, l.d);
+        n.bi = PD_MAX(l.bi, l.i);
+        dm = PD_MAX(*d_bm, *d_m);
+        di = PD_MAX(*d_bi, *d_i);
+        dd_ = PD_MAX(*d_bd, *d_d);
+        lm = n.bm;
+        ld = n.bd;
+    } else {
+        if (state == PD_INSIDE) {
+            n.bm = l.bm;
+            n.bd = l.bd;
+            n.bi = l.bi;
+        } else {
+            n.bm = l.m;
+            n.bd = l.d;
+            n.bi = l.i;
+        }
+        dm = *d_m;
+        di = *d_i;
+        dd_ = *d_d;
+        lm = l.m;
+        ld = l.d;
+    }
+    n.m = PD_MUL(prior, PD_ADD(PD_ADD(PD_MUL(dm, mm), PD_MUL(di, gm)), PD_MUL(dd_, gm)));
+    n.d = PD_ADD(PD_MUL(lm, md), PD_MUL(ld, dd));
+    if (keep) { /* the row above's branch values: this column's "up", the next one's diagonal */
+        const PD_VEC t_bm = PD_LOAD(g->bm + o), t_bi = PD_LOAD(g->bi + o);
+        const PD_VEC t_bd = PD_LOAD(g->bd + o);
+        const PD_VEC up_m = delend ? PD_MAX(t_bm, t_m) : t_m;
+        const PD_VEC up_i = delend ? PD_MAX(t_bi, t_i) : t_i;
+        n.i = PD_ADD(PD_MUL(up_m, mi), PD_MUL(up_i, ii));
+        PD_STORE(g->bm + o, n.bm);
+        PD_STORE(g->bi + o, n.bi);
+        PD_STORE(g->bd + o, n.bd);
+        *d_bm = t_bm;
+        *d_bi = t_bi;
+        *d_bd = t_bd;
+    } else {
+        n.i = PD_ADD(PD_MUL(t_m, mi), PD_MUL(t_i, ii));
+    }
+    PD_STORE(g->m + o, n.m);
+    PD_STORE(g->ins + o, n.i);
+    PD_STORE(g->del + o, n.d);
+    *d_m = t_m;
+    *d_i = t_i;
+    *d_d = t_d;
+    *left = n;
+}
+
+static void PD_FN(urow)(PD_FN(group) *g, int32_t hmax, int set)
+{
+    for (int c = 0; c < g->ucls_n; c++)
+        PD_STORE(g->upri + (size_t)c * PD_W,
+                 PD_PRIOR_V(PD_LOADI(g->x), PD_LOADI(g->xbit), PD_SET1I(g->ucls_y[c]),
+                            PD_SET1I(g->ucls_ym[c]), PD_LOAD(g->t + 6 * PD_W),
+                            PD_LOAD(g->t + 7 * PD_W)));
+    const PD_VEC mm = PD_LOAD(g->t + DPA_PD_MM * PD_W), gm = PD_LOAD(g->t + DPA_PD_GM * PD_W);
+    const PD_VEC mi = PD_LOAD(g->t + DPA_PD_MI * PD_W), ii = PD_LOAD(g->t + DPA_PD_II * PD_W);
+    const PD_VEC md = PD_LOAD(g->t + DPA_PD_MD * PD_W), dd = PD_LOAD(g->t + DPA_PD_DD * PD_W);
+    const PD_VEC zero = PD_SET1(0.0);
+    /* column 0: the row above's values are the first diagonal; the row's own are zeros. The
+     * row above's branch values at column 0 are zeros in every row. */
+    PD_VEC d_m = PD_LOAD(g->m), d_i = PD_LOAD(g->ins), d_d = PD_LOAD(g->del);
+    PD_VEC d_bm = zero, d_bi = zero, d_bd = zero;
+    PD_FN(cell) left = { zero, zero, zero, zero, zero, zero };
+    PD_STORE(g->m, zero);
+    PD_STORE(g->ins, zero);
+    PD_STORE(g->del, zero);
+    const uint8_t *code = g->ucode[set], *cls = g->ucls;
+    const size_t cols = (size_t)hmax + 1;
+    for (size_t j = 1; j < cols; j++) {
+        const size_t o = j * PD_W;
+        const PD_VEC prior = PD_LOAD(g->upri + (size_t)cls[j] * PD_W);
+#define PD_UCASE(c)                                                                            \
+    case c:                                                                                    \
+        PD_FN(ucell)(g, o, prior, (c) % 3, (c) / 3 % 2, (c) / 6, mm, gm, mi, ii, md, dd, &left, \
+                     &d_m, &d_i, &d_d, &d_bm, &d_bi, &d_bd);                                   \
+        break;
+        switch (code[j]) {
+        PD_UCASE(0) PD_UCASE(1) PD_UCASE(2) PD_UCASE(3) PD_UCASE(4) PD_UCASE(5)
+        PD_UCASE(6) PD_UCASE(7) PD_UCASE(8) PD_UCASE(9) PD_UCASE(10) PD_UCASE(11)
+        default: break;
+        }
+#undef PD_UCASE
+    }
+}
+
 static void PD_FN(group_run)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t hmax,
-                             int32_t rmax, int lanes, double *res)
+                             int32_t rmax, int lanes, int uniform, double *res)
 {
     const size_t cols = (size_t)hmax + 1;
     double *const rows[6] = { g->m, g->ins, g->del, g->bm, g->bi, g->bd };
@@ -197,6 +361,10 @@ static void PD_FN(group_run)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t h
     for (int32_t i = 1; i <= rmax; i++) {
         PD_FN(row_constants)(g, p, i);
         const int set = i == 1 ? 0 : 1;
+        if (uniform) {
+            PD_FN(urow)(g, hmax, set);
+            goto row_done;
+        }
         const PD_FN(mask_t) *after = g->after[set], *inside = g->inside[set], *delend = g->delend;
         const PD_VEC mm = PD_LOAD(g->t + DPA_PD_MM * PD_W), gm = PD_LOAD(g->t + DPA_PD_GM * PD_W);
         const PD_VEC mi = PD_LOAD(g->t + DPA_PD_MI * PD_W), ii = PD_LOAD(g->t + DPA_PD_II * PD_W);
@@ -258,6 +426,7 @@ static void PD_FN(group_run)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t h
             l_bi = b_i;
             l_bd = b_d;
         }
+    row_done:
         for (int l = 0; l < lanes; l++) {
             if (p[l].read_len != i) continue;
             double sum = 0.0;
@@ -278,8 +447,10 @@ dpa_status PD_FN(dpa_pdhmm_compute)(const dpa_pdhmm_batch *batch, const int32_t 
     const size_t mwords = sizeof(PD_FN(mask_t)) == 1 ? (size_t)hmax_all + 1 : words;
     /* 2 int64 column arrays, 6 double matrix rows, 2 row codes, 8 row constants, then the 5
      * mask arrays (their size depends on the mask type) */
+    const size_t cols = (size_t)hmax_all + 1;
     const size_t bytes = sizeof(int64_t) * (8 * words + 2 * PD_W + 8 * PD_W) +
-                         sizeof(PD_FN(mask_t)) * 5 * mwords;
+                         sizeof(double) * PD_UCLS_MAX * PD_W +
+                         sizeof(PD_FN(mask_t)) * 5 * mwords + 3 * cols;
     void *mem = malloc(bytes);
     if (!mem) return DPA_ERR_OUT_OF_MEMORY;
     PD_FN(group) g;
@@ -297,30 +468,70 @@ dpa_status PD_FN(dpa_pdhmm_compute)(const dpa_pdhmm_batch *batch, const int32_t 
     g.x = (int64_t *)dw;
     g.xbit = g.x + PD_W;
     g.t = (double *)(g.xbit + PD_W);
-    PD_FN(mask_t) *mw = (PD_FN(mask_t) *)(g.t + 8 * PD_W);
+    g.upri = g.t + 8 * PD_W;
+    PD_FN(mask_t) *mw = (PD_FN(mask_t) *)(g.upri + PD_UCLS_MAX * PD_W);
     g.after[0] = mw; mw += mwords;
     g.inside[0] = mw; mw += mwords;
     g.after[1] = mw; mw += mwords;
     g.inside[1] = mw; mw += mwords;
     g.delend = mw;
+    g.ucode[0] = (uint8_t *)(mw + mwords);
+    g.ucode[1] = g.ucode[0] + cols;
+    g.ucls = g.ucode[1] + cols;
+    int32_t *const rest = malloc(sizeof *rest * (size_t)(n > 0 ? n : 1));
+    if (!rest) {
+        free(mem);
+        return DPA_ERR_OUT_OF_MEMORY;
+    }
 
     dpa_fpenv env = dpa_fpenv_enter_f64();
-    for (int64_t k = 0; k < n; k += PD_W) {
-        const int lanes = n - k < PD_W ? (int)(n - k) : PD_W;
+    /* Runs of one haplotype fill uniform groups of PD_W; what is left of each run (and a
+     * haplotype with too many column classes) goes to mixed groups afterwards. */
+    int64_t nrest = 0;
+    for (int64_t k = 0; k < n;) {
+        const dpa_pdhmm_pair first = dpa_pdhmm_pair_of(batch, pairs[k]);
+        int64_t e = k + 1;
+        while (e < n) {
+            const dpa_pdhmm_pair q = dpa_pdhmm_pair_of(batch, pairs[e]);
+            if (q.hap_len != first.hap_len ||
+                (q.hap != first.hap && (memcmp(q.hap, first.hap, (size_t)q.hap_len) != 0 ||
+                                        memcmp(q.pd, first.pd, (size_t)q.hap_len) != 0)))
+                break;
+            e++;
+        }
+        const int64_t full = k + (e - k) / PD_W * PD_W;
+        if (full > k && PD_FN(uprepare)(&g, &first, rows)) {
+            for (; k < full; k += PD_W) {
+                dpa_pdhmm_pair p[PD_W];
+                int32_t rmax = 0;
+                for (int l = 0; l < PD_W; l++) {
+                    p[l] = dpa_pdhmm_pair_of(batch, pairs[k + l]);
+                    if (p[l].read_len > rmax) rmax = p[l].read_len;
+                }
+                double res[PD_W];
+                PD_FN(group_run)(&g, p, first.hap_len, rmax, PD_W, 1, res);
+                for (int l = 0; l < PD_W; l++) out[pairs[k + l]] = res[l];
+            }
+        }
+        for (; k < e; k++) rest[nrest++] = pairs[k];
+    }
+    for (int64_t k = 0; k < nrest; k += PD_W) {
+        const int lanes = nrest - k < PD_W ? (int)(nrest - k) : PD_W;
         dpa_pdhmm_pair p[PD_W];
         int32_t hmax = 0, rmax = 0;
         for (int l = 0; l < PD_W; l++) {
             /* spare lanes repeat the group's last pair; their results are dropped */
-            p[l] = dpa_pdhmm_pair_of(batch, pairs[k + (l < lanes ? l : lanes - 1)]);
+            p[l] = dpa_pdhmm_pair_of(batch, rest[k + (l < lanes ? l : lanes - 1)]);
             if (p[l].hap_len > hmax) hmax = p[l].hap_len;
             if (p[l].read_len > rmax) rmax = p[l].read_len;
         }
         double res[PD_W];
         PD_FN(prepare)(&g, p, hmax, rows);
-        PD_FN(group_run)(&g, p, hmax, rmax, lanes, res);
-        for (int l = 0; l < lanes; l++) out[pairs[k + l]] = res[l];
+        PD_FN(group_run)(&g, p, hmax, rmax, lanes, 0, res);
+        for (int l = 0; l < lanes; l++) out[rest[k + l]] = res[l];
     }
     dpa_fpenv_leave(env);
+    free(rest);
     free(mem);
     return DPA_OK;
 }
