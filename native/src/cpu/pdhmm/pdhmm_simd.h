@@ -97,7 +97,7 @@ static inline double PD_FN(m2m)(PD_FN(memo) *m, uint8_t ins, uint8_t del)
 }
 
 /* Distinct (haplotype byte, PD letters) columns a uniform group's priors are looked up by. */
-enum { PD_UCLS_MAX = 32 };
+enum { PD_UCLS_MAX = 32, PD_USTRIP = 2 };
 
 /* One cell's six values (match, insertion, deletion and their three branch copies). */
 typedef struct PD_FN(cell) {
@@ -120,11 +120,11 @@ typedef struct PD_FN(group) {
     PD_FN(mask_t) *after[2], *inside[2], *delend;         /* per column, see PD_COLMASK */
     double *m, *ins, *del, *bm, *bi, *bd;                  /* (hmax + 1) * PD_W */
     uint8_t *ucode[2], *ucls;                              /* hmax + 1, a shared haplotype */
-    double *upri;                                          /* PD_UCLS_MAX * PD_W priors */
+    double *upri;                                          /* PD_UCLS_MAX * PD_W per strip row */
     int64_t ucls_y[PD_UCLS_MAX], ucls_ym[PD_UCLS_MAX];
     int ucls_n;
-    int64_t *x, *xbit;                                     /* PD_W, the current row */
-    double *t;                                             /* 8 * PD_W, the current row */
+    int64_t *x, *xbit;                                     /* PD_W per strip row */
+    double *t;                                             /* 8 * PD_W per strip row */
     PD_FN(memo) memo;
 } PD_FN(group);
 
@@ -168,8 +168,10 @@ static void PD_FN(prepare)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t hma
 
 /* Row i's per-lane constants: transitions, priors and the read byte's codes. A lane past its
  * read's end gets zeros (its rows are never read). */
-static void PD_FN(row_constants)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t i)
+static void PD_FN(row_constants)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t i, int r)
 {
+    double *const t8 = g->t + (size_t)r * 8 * PD_W;
+    int64_t *const x8 = g->x + (size_t)r * PD_W, *const xb8 = g->xbit + (size_t)r * PD_W;
     for (int l = 0; l < PD_W; l++) {
         double t[6] = { 0, 0, 0, 0, 0, 0 }, match = 0, mismatch = 0;
         int64_t x = 0, xb = 0;
@@ -188,11 +190,11 @@ static void PD_FN(row_constants)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32
             x = p[l].read[i - 1];
             xb = PD_FN(xbit)(p[l].read[i - 1]);
         }
-        for (int k = 0; k < 6; k++) g->t[k * PD_W + l] = t[k];
-        g->t[6 * PD_W + l] = match;
-        g->t[7 * PD_W + l] = mismatch;
-        g->x[l] = x;
-        g->xbit[l] = xb;
+        for (int k = 0; k < 6; k++) t8[k * PD_W + l] = t[k];
+        t8[6 * PD_W + l] = match;
+        t8[7 * PD_W + l] = mismatch;
+        x8[l] = x;
+        xb8[l] = xb;
     }
 }
 
@@ -247,24 +249,27 @@ static int PD_FN(uprepare)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t row
     return 1;
 }
 
-/* One cell of a uniform group with its column's code as constants (see above). */
-static inline __attribute__((always_inline)) void
-PD_FN(ucell)(PD_FN(group) *g, size_t o, PD_VEC prior, int state, int delend, int keep,
-             PD_VEC mm, PD_VEC gm, PD_VEC mi, PD_VEC ii, PD_VEC md, PD_VEC dd,
-             PD_FN(cell) *left, PD_VEC *d_m, PD_VEC *d_i, PD_VEC *d_d,
-             PD_VEC *d_bm, PD_VEC *d_bi, PD_VEC *d_bd)
+/* The row constants of strip row r, as vectors. */
+typedef struct PD_FN(rowc) {
+    PD_VEC mm, gm, mi, ii, md, dd;
+    const double *pri; /* PD_UCLS_MAX priors */
+} PD_FN(rowc);
+
+/* One cell of a uniform group with its column's code as constants (see above): l is the
+ * row's left cell, up and diag the row above's cells in this and the previous column. */
+static inline __attribute__((always_inline)) PD_FN(cell)
+PD_FN(ucell)(const PD_FN(rowc) *c, PD_VEC prior, int state, int delend, PD_FN(cell) l,
+             PD_FN(cell) up, PD_FN(cell) diag)
 {
-    const PD_VEC t_m = PD_LOAD(g->m + o), t_i = PD_LOAD(g->ins + o), t_d = PD_LOAD(g->del + o);
-    const PD_FN(cell) l = *left;
     PD_FN(cell) n;
     PD_VEC dm, di, dd_, lm, ld;
     if (state == PD_AFTER) {
         n.bm = PD_MAX(l.bm, l.m);
         n.bd = PD_MAX(l.bd, l.d);
         n.bi = PD_MAX(l.bi, l.i);
-        dm = PD_MAX(*d_bm, *d_m);
-        di = PD_MAX(*d_bi, *d_i);
-        dd_ = PD_MAX(*d_bd, *d_d);
+        dm = PD_MAX(diag.bm, diag.m);
+        di = PD_MAX(diag.bi, diag.i);
+        dd_ = PD_MAX(diag.bd, diag.d);
         lm = n.bm;
         ld = n.bd;
     } else {
@@ -277,66 +282,98 @@ PD_FN(ucell)(PD_FN(group) *g, size_t o, PD_VEC prior, int state, int delend, int
             n.bd = l.d;
             n.bi = l.i;
         }
-        dm = *d_m;
-        di = *d_i;
-        dd_ = *d_d;
+        dm = diag.m;
+        di = diag.i;
+        dd_ = diag.d;
         lm = l.m;
         ld = l.d;
     }
-    n.m = PD_MUL(prior, PD_ADD(PD_ADD(PD_MUL(dm, mm), PD_MUL(di, gm)), PD_MUL(dd_, gm)));
-    n.d = PD_ADD(PD_MUL(lm, md), PD_MUL(ld, dd));
-    if (keep) { /* the row above's branch values: this column's "up", the next one's diagonal */
-        const PD_VEC t_bm = PD_LOAD(g->bm + o), t_bi = PD_LOAD(g->bi + o);
-        const PD_VEC t_bd = PD_LOAD(g->bd + o);
-        const PD_VEC up_m = delend ? PD_MAX(t_bm, t_m) : t_m;
-        const PD_VEC up_i = delend ? PD_MAX(t_bi, t_i) : t_i;
-        n.i = PD_ADD(PD_MUL(up_m, mi), PD_MUL(up_i, ii));
-        PD_STORE(g->bm + o, n.bm);
-        PD_STORE(g->bi + o, n.bi);
-        PD_STORE(g->bd + o, n.bd);
-        *d_bm = t_bm;
-        *d_bi = t_bi;
-        *d_bd = t_bd;
-    } else {
-        n.i = PD_ADD(PD_MUL(t_m, mi), PD_MUL(t_i, ii));
-    }
-    PD_STORE(g->m + o, n.m);
-    PD_STORE(g->ins + o, n.i);
-    PD_STORE(g->del + o, n.d);
-    *d_m = t_m;
-    *d_i = t_i;
-    *d_d = t_d;
-    *left = n;
+    n.m = PD_MUL(prior, PD_ADD(PD_ADD(PD_MUL(dm, c->mm), PD_MUL(di, c->gm)), PD_MUL(dd_, c->gm)));
+    n.d = PD_ADD(PD_MUL(lm, c->md), PD_MUL(ld, c->dd));
+    const PD_VEC up_m = delend ? PD_MAX(up.bm, up.m) : up.m;
+    const PD_VEC up_i = delend ? PD_MAX(up.bi, up.i) : up.i;
+    n.i = PD_ADD(PD_MUL(up_m, c->mi), PD_MUL(up_i, c->ii));
+    return n;
 }
 
-static void PD_FN(urow)(PD_FN(group) *g, int32_t hmax, int set)
+/* One column of a uniform strip of `height` rows (all in the same row set): the row above the
+ * strip comes from the row arrays (its branch values only where `keep` says the arrays hold
+ * them), each lower row's "up" and "diagonal" from the row above it in registers, and only
+ * the strip's last row goes back to the arrays. */
+static inline __attribute__((always_inline)) void
+PD_FN(ucolumn)(PD_FN(group) *g, size_t j, int height, int state, int delend, int keep,
+               const PD_FN(rowc) *c, PD_FN(cell) *left, PD_FN(cell) *top_d)
 {
-    for (int c = 0; c < g->ucls_n; c++)
-        PD_STORE(g->upri + (size_t)c * PD_W,
-                 PD_PRIOR_V(PD_LOADI(g->x), PD_LOADI(g->xbit), PD_SET1I(g->ucls_y[c]),
-                            PD_SET1I(g->ucls_ym[c]), PD_LOAD(g->t + 6 * PD_W),
-                            PD_LOAD(g->t + 7 * PD_W)));
-    const PD_VEC mm = PD_LOAD(g->t + DPA_PD_MM * PD_W), gm = PD_LOAD(g->t + DPA_PD_GM * PD_W);
-    const PD_VEC mi = PD_LOAD(g->t + DPA_PD_MI * PD_W), ii = PD_LOAD(g->t + DPA_PD_II * PD_W);
-    const PD_VEC md = PD_LOAD(g->t + DPA_PD_MD * PD_W), dd = PD_LOAD(g->t + DPA_PD_DD * PD_W);
+    const size_t o = j * PD_W;
+    PD_FN(cell) up;
+    up.m = PD_LOAD(g->m + o);
+    up.i = PD_LOAD(g->ins + o);
+    up.d = PD_LOAD(g->del + o);
+    if (keep) {
+        up.bm = PD_LOAD(g->bm + o);
+        up.bi = PD_LOAD(g->bi + o);
+        up.bd = PD_LOAD(g->bd + o);
+    } else { /* never read in this column or the next (see uprepare) */
+        up.bm = top_d->bm;
+        up.bi = top_d->bi;
+        up.bd = top_d->bd;
+    }
+    PD_FN(cell) diag = *top_d;
+    *top_d = up;
+    const size_t k = g->ucls[j];
+    for (int r = 0; r < height; r++) {
+        const PD_FN(cell) l = left[r];
+        const PD_FN(cell) n =
+            PD_FN(ucell)(&c[r], PD_LOAD(c[r].pri + k * PD_W), state, delend, l, up, diag);
+        diag = l;
+        up = n;
+        left[r] = n;
+    }
+    PD_STORE(g->m + o, up.m);
+    PD_STORE(g->ins + o, up.i);
+    PD_STORE(g->del + o, up.d);
+    if (keep) {
+        PD_STORE(g->bm + o, up.bm);
+        PD_STORE(g->bi + o, up.bi);
+        PD_STORE(g->bd + o, up.bd);
+    }
+}
+
+static inline __attribute__((always_inline)) void
+PD_FN(ustrip)(PD_FN(group) *g, int32_t hmax, int set, int height)
+{
+    PD_FN(rowc) c[PD_USTRIP];
+    for (int r = 0; r < height; r++) {
+        const double *t = g->t + (size_t)r * 8 * PD_W;
+        double *pri = g->upri + (size_t)r * PD_UCLS_MAX * PD_W;
+        for (int k = 0; k < g->ucls_n; k++)
+            PD_STORE(pri + (size_t)k * PD_W,
+                     PD_PRIOR_V(PD_LOADI(g->x + r * PD_W), PD_LOADI(g->xbit + r * PD_W),
+                                PD_SET1I(g->ucls_y[k]), PD_SET1I(g->ucls_ym[k]),
+                                PD_LOAD(t + 6 * PD_W), PD_LOAD(t + 7 * PD_W)));
+        c[r].mm = PD_LOAD(t + DPA_PD_MM * PD_W);
+        c[r].gm = PD_LOAD(t + DPA_PD_GM * PD_W);
+        c[r].mi = PD_LOAD(t + DPA_PD_MI * PD_W);
+        c[r].ii = PD_LOAD(t + DPA_PD_II * PD_W);
+        c[r].md = PD_LOAD(t + DPA_PD_MD * PD_W);
+        c[r].dd = PD_LOAD(t + DPA_PD_DD * PD_W);
+        c[r].pri = pri;
+    }
     const PD_VEC zero = PD_SET1(0.0);
-    /* column 0: the row above's values are the first diagonal; the row's own are zeros. The
-     * row above's branch values at column 0 are zeros in every row. */
-    PD_VEC d_m = PD_LOAD(g->m), d_i = PD_LOAD(g->ins), d_d = PD_LOAD(g->del);
-    PD_VEC d_bm = zero, d_bi = zero, d_bd = zero;
-    PD_FN(cell) left = { zero, zero, zero, zero, zero, zero };
+    /* column 0: the row above's values are the first diagonal (its branch values there are
+     * zeros in every row); the strip's own are zeros */
+    PD_FN(cell) top_d = { PD_LOAD(g->m), PD_LOAD(g->ins), PD_LOAD(g->del), zero, zero, zero };
+    PD_FN(cell) left[PD_USTRIP];
+    for (int r = 0; r < height; r++) left[r] = (PD_FN(cell)){ zero, zero, zero, zero, zero, zero };
     PD_STORE(g->m, zero);
     PD_STORE(g->ins, zero);
     PD_STORE(g->del, zero);
-    const uint8_t *code = g->ucode[set], *cls = g->ucls;
+    const uint8_t *code = g->ucode[set];
     const size_t cols = (size_t)hmax + 1;
     for (size_t j = 1; j < cols; j++) {
-        const size_t o = j * PD_W;
-        const PD_VEC prior = PD_LOAD(g->upri + (size_t)cls[j] * PD_W);
-#define PD_UCASE(c)                                                                            \
-    case c:                                                                                    \
-        PD_FN(ucell)(g, o, prior, (c) % 3, (c) / 3 % 2, (c) / 6, mm, gm, mi, ii, md, dd, &left, \
-                     &d_m, &d_i, &d_d, &d_bm, &d_bi, &d_bd);                                   \
+#define PD_UCASE(x)                                                                            \
+    case x:                                                                                    \
+        PD_FN(ucolumn)(g, j, height, (x) % 3, (x) / 3 % 2, (x) / 6, c, left, &top_d);          \
         break;
         switch (code[j]) {
         PD_UCASE(0) PD_UCASE(1) PD_UCASE(2) PD_UCASE(3) PD_UCASE(4) PD_UCASE(5)
@@ -345,6 +382,14 @@ static void PD_FN(urow)(PD_FN(group) *g, int32_t hmax, int set)
         }
 #undef PD_UCASE
     }
+}
+
+/* Rows i .. i + height - 1 of a uniform group, height 1 or 2 (the strip cut at row 1, whose
+ * states differ, and at each lane's last row, which must be in the arrays to be summed). */
+static void PD_FN(urows)(PD_FN(group) *g, int32_t hmax, int set, int height)
+{
+    if (height == 2) PD_FN(ustrip)(g, hmax, set, 2);
+    else PD_FN(ustrip)(g, hmax, set, 1);
 }
 
 static void PD_FN(group_run)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t hmax,
@@ -359,12 +404,20 @@ static void PD_FN(group_run)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t h
     }
     const double log10_initial = log10(DPA_PDHMM_INITIAL);
     for (int32_t i = 1; i <= rmax; i++) {
-        PD_FN(row_constants)(g, p, i);
         const int set = i == 1 ? 0 : 1;
         if (uniform) {
-            PD_FN(urow)(g, hmax, set);
+            int height = 1;
+            if (i > 1 && i < rmax) {
+                height = 2;
+                for (int l = 0; l < lanes; l++)
+                    if (p[l].read_len == i) height = 1;
+            }
+            for (int r = 0; r < height; r++) PD_FN(row_constants)(g, p, i + r, r);
+            PD_FN(urows)(g, hmax, set, height);
+            i += height - 1;
             goto row_done;
         }
+        PD_FN(row_constants)(g, p, i, 0);
         const PD_FN(mask_t) *after = g->after[set], *inside = g->inside[set], *delend = g->delend;
         const PD_VEC mm = PD_LOAD(g->t + DPA_PD_MM * PD_W), gm = PD_LOAD(g->t + DPA_PD_GM * PD_W);
         const PD_VEC mi = PD_LOAD(g->t + DPA_PD_MI * PD_W), ii = PD_LOAD(g->t + DPA_PD_II * PD_W);
@@ -448,8 +501,8 @@ dpa_status PD_FN(dpa_pdhmm_compute)(const dpa_pdhmm_batch *batch, const int32_t 
     /* 2 int64 column arrays, 6 double matrix rows, 2 row codes, 8 row constants, then the 5
      * mask arrays (their size depends on the mask type) */
     const size_t cols = (size_t)hmax_all + 1;
-    const size_t bytes = sizeof(int64_t) * (8 * words + 2 * PD_W + 8 * PD_W) +
-                         sizeof(double) * PD_UCLS_MAX * PD_W +
+    const size_t bytes = sizeof(int64_t) * (8 * words + (2 * PD_W + 8 * PD_W) * PD_USTRIP) +
+                         sizeof(double) * PD_UCLS_MAX * PD_W * PD_USTRIP +
                          sizeof(PD_FN(mask_t)) * 5 * mwords + 3 * cols;
     void *mem = malloc(bytes);
     if (!mem) return DPA_ERR_OUT_OF_MEMORY;
@@ -466,10 +519,10 @@ dpa_status PD_FN(dpa_pdhmm_compute)(const dpa_pdhmm_batch *batch, const int32_t 
     g.bi = dw; dw += words;
     g.bd = dw; dw += words;
     g.x = (int64_t *)dw;
-    g.xbit = g.x + PD_W;
-    g.t = (double *)(g.xbit + PD_W);
-    g.upri = g.t + 8 * PD_W;
-    PD_FN(mask_t) *mw = (PD_FN(mask_t) *)(g.upri + PD_UCLS_MAX * PD_W);
+    g.xbit = g.x + PD_W * PD_USTRIP;
+    g.t = (double *)(g.xbit + PD_W * PD_USTRIP);
+    g.upri = g.t + 8 * PD_W * PD_USTRIP;
+    PD_FN(mask_t) *mw = (PD_FN(mask_t) *)(g.upri + PD_UCLS_MAX * PD_W * PD_USTRIP);
     g.after[0] = mw; mw += mwords;
     g.inside[0] = mw; mw += mwords;
     g.after[1] = mw; mw += mwords;
