@@ -97,7 +97,7 @@ static inline double PD_FN(m2m)(PD_FN(memo) *m, uint8_t ins, uint8_t del)
 }
 
 /* Distinct (haplotype byte, PD letters) columns a uniform group's priors are looked up by. */
-enum { PD_UCLS_MAX = 32, PD_USTRIP = 2 };
+enum { PD_UCLS_MAX = 96, PD_USTRIP = 2 };
 
 /* One cell's six values (match, insertion, deletion and their three branch copies). */
 typedef struct PD_FN(cell) {
