@@ -528,8 +528,10 @@ DPA_API void dpa_pdhmm_params_init(dpa_pdhmm_params *params);
 DPA_API dpa_status dpa_pdhmm_validate(const dpa_pdhmm_batch *batch);
 /* out holds out_len >= num_pairs doubles; pair i's log10 likelihood goes to out[i]. On an
  * error out is untouched. params and stats may be NULL. A result above 0 or NaN (gap-open
- * qualities whose error probabilities sum past 1) fails the call with DPA_ERR_INVALID_ARG,
- * where GATK throws. */
+ * qualities whose error probabilities sum past 1, or PD flags that branch so often on a short
+ * pair that the paths sum past 1) fails the call with DPA_ERR_INVALID_ARG, where GATK throws.
+ * Pairs with identical haplotype bytes run fastest: the CPU kernels give a vector to reads of
+ * one haplotype (docs/pdhmm.md). */
 DPA_API dpa_status dpa_pdhmm_compute(dpa_context *ctx, const dpa_pdhmm_batch *batch,
                                      const dpa_pdhmm_params *params, double *out,
                                      int64_t out_len, dpa_pdhmm_stats *stats);
