@@ -40,14 +40,14 @@ struct Plan {
     dpa_phmm_prefix_plan p;
     std::vector<const uint8_t *> ptr;
     std::vector<int32_t> len;
-    Plan(const std::vector<std::string> &haps, int32_t max_slots)
+    Plan(const std::vector<std::string> &haps, int32_t max_slots, int across = 0)
     {
         for (const auto &h : haps) {
             ptr.push_back((const uint8_t *)h.data());
             len.push_back((int32_t)h.size());
         }
         EXPECT_EQ(dpa_phmm_prefix_plan_build(ptr.data(), len.data(), (int32_t)haps.size(),
-                                             max_slots, &p),
+                                             max_slots, across, &p),
                   DPA_OK);
     }
     ~Plan() { dpa_phmm_prefix_plan_free(&p); }
@@ -99,6 +99,22 @@ TEST(PairHmmPrefixPlan, DuplicatesComputeNothing)
     EXPECT_EQ(pl.p.cols_computed, 7);
     EXPECT_EQ(pl.p.resume[1], 7);
     EXPECT_EQ(pl.p.resume[2], 7);
+}
+
+// Across lengths, order (bytes, then length): AC ACGA ACGT ACTT TTTT. ACGA resumes at 2 from
+// AC (a checkpoint of length 2), ACGT at 3 from ACGA, ACTT at 2 from AC again (ACGA and ACGT
+// resume at or past 2, so AC computed column 2 last).
+TEST(PairHmmPrefixPlan, AcrossLengthsHandDerived)
+{
+    Plan pl({ "TTTT", "ACGT", "AC", "ACTT", "ACGA" }, 8, 1);
+    const int32_t want_order[5] = { 2, 4, 1, 3, 0 }, want_resume[5] = { 0, 2, 3, 2, 0 };
+    const int32_t want_len[5] = { 2, 2, 4, 2, 4 };
+    for (int q = 0; q < 5; q++) {
+        EXPECT_EQ(pl.p.order[q], want_order[q]) << q;
+        EXPECT_EQ(pl.p.resume[q], want_resume[q]) << q;
+        if (want_resume[q] > 0) EXPECT_EQ(pl.p.load_len[q], want_len[q]) << q;
+    }
+    EXPECT_EQ(pl.p.cols_computed, 2 + 2 + 1 + 2 + 4);
 }
 
 // ---- kernels ----
@@ -211,7 +227,7 @@ class PairHmmPrefix : public ::testing::TestWithParam<Case> {
         const unsigned before = _mm_getcsr();
 #endif
         EXPECT_EQ(fn(&v, tasks.data(), (int64_t)tasks.size(), precision, r.out.data(),
-                     &r.recomputes, &r.cells_computed),
+                     &r.recomputes, &r.cells_computed, across_),
                   DPA_OK);
 #ifdef DPA_TEST_X86
         EXPECT_EQ(_mm_getcsr(), before) << "kernel leaked an MXCSR change";
@@ -281,6 +297,7 @@ class PairHmmPrefix : public ::testing::TestWithParam<Case> {
 
     uint64_t seed_ = 0;
     std::mt19937_64 rng_;
+    int32_t across_ = 0;
 };
 
 std::string seed_msg(uint64_t s) { return "DPA_TEST_SEED=" + std::to_string(s); }
@@ -311,6 +328,48 @@ TEST_P(PairHmmPrefix, GatkShapedRegionsMatchPlainBitwiseAndReference)
         EXPECT_LT(f, 0.7) << "the shared kernel did not share";
     }
     check_all(b, 1e-5);
+}
+
+// DPACCEL_PAIRHMM_PREFIX=2: checkpoints of other lengths, scaled. Not the plain kernel's bits
+// (one rounding per scaled value), so: within 1e-5 of the double reference and of the plain
+// kernel of the same ISA (the ISAs' plain kernels differ in the last bits among themselves),
+// and fewer cells than sharing
+// between equal lengths only on regions with indel haplotypes.
+TEST_P(PairHmmPrefix, AcrossLengthsWithinToleranceAndSharesMore)
+{
+    SCOPED_TRACE(seed_msg(seed_));
+    Batch b;
+    for (int g = 0; g < 4; g++)
+        make_region(rng_, b, 4 + (int)(rng_() % 20), 16 + (int)(rng_() % 30), 250 + (int)(rng_() % 200),
+                    150);
+    for (int rep = 0; rep < 6; rep++)  // small shapes, reads longer than haplotypes
+        make_region(rng_, b, 2 + (int)(rng_() % 8), 1 + (int)(rng_() % 20), 12 + (int)(rng_() % 30), 40);
+    const auto tasks = group_tasks(b, rng_);
+    dpa_pairhmm_batch v = b.view();
+    for (int32_t prec : { DPA_PRECISION_FLOAT_THEN_DOUBLE, DPA_PRECISION_DOUBLE }) {
+        SCOPED_TRACE(prec == DPA_PRECISION_DOUBLE ? "DOUBLE" : "FLOAT_THEN_DOUBLE");
+        across_ = 0;
+        const Result same = run(GetParam().shared, b, tasks, prec);
+        across_ = 1;
+        const Result s = run(GetParam().shared, b, tasks, prec);
+        across_ = 0;
+        const Result p = run(GetParam().plain, b, tasks, prec, false);
+        EXPECT_LT(s.cells_computed, same.cells_computed) << "indel haplotypes shared nothing more";
+        double worst = 0, cells = 0;
+        for (const dpa_phmm_task &t : tasks) {
+            const double got = s.out[t.out];
+            dpa_phmm_pair pp = dpa_phmm_pair_of(&v, &t);
+            cells += (double)pp.read_len * pp.hap_len;
+            const double want = dpa_phmm_log10_scalar(&pp, DPA_PRECISION_DOUBLE, nullptr);
+            ASSERT_NEAR(got, want, 1e-5) << "read " << t.read << " hap " << t.hap;
+            ASSERT_NEAR(got, p.out[t.out], 1e-5) << "read " << t.read << " hap " << t.hap;
+            worst = std::max(worst, std::fabs(got - p.out[t.out]));
+        }
+        std::printf("[ prefix  ] %s across lengths: %.3f of the cells (equal lengths only: %.3f), "
+                    "max |shared - plain| %.3g\n",
+                    GetParam().name, (double)s.cells_computed / cells,
+                    (double)same.cells_computed / cells, worst);
+    }
 }
 
 // Small shapes: lengths 1..30, many duplicates and one-base haplotypes, reads longer than
@@ -464,6 +523,11 @@ TEST(PairHmmPrefixEngine, KnobOnAndOffAgreeBitwiseAndStatsCountCells)
         EXPECT_LT(on_st.cells_computed, on_st.cells) << "nothing was shared";
         // chunking depends on the thread count, so lane groups (and what they share) do too
         EXPECT_LT(on2_st.cells_computed, on2_st.cells);
+        // =2 shares across lengths: within tolerance of the plain kernel, fewer cells
+        dpa_pairhmm_stats x_st;
+        std::vector<double> across = run("2", 2, precision, &x_st);
+        for (size_t i = 0; i < off.size(); i++) EXPECT_NEAR(across[i], off[i], 1e-5) << i;
+        EXPECT_LT(x_st.cells_computed, on2_st.cells_computed);
         // and against the independent long-double reference (first group, read-major)
         for (int32_t r = 0; r < b.group_reads[0]; r++)
             for (int32_t h = 0; h < b.group_haps[0]; h++)

@@ -131,7 +131,7 @@ dpa_status dpa_config_resolve(const dpa_options *opt, dpa_config *cfg)
      * bit-identical either way, the knob exists for comparisons. */
     cfg->pairhmm_prefix = 1;
     if ((env = getenv("DPACCEL_PAIRHMM_PREFIX")) && *env) {
-        if ((st = parse_int(env, "DPACCEL_PAIRHMM_PREFIX", 0, 1, &v))) return st;
+        if ((st = parse_int(env, "DPACCEL_PAIRHMM_PREFIX", 0, 2, &v))) return st;
         cfg->pairhmm_prefix = (int)v;
     }
     /* CUDA code that has been written and emulated but has not yet passed its tests on a

@@ -40,7 +40,8 @@ typedef dpa_status (*dpa_phmm_kernel_fn)(const dpa_pairhmm_batch *batch,
 typedef dpa_status (*dpa_phmm_prefix_fn)(const dpa_pairhmm_batch *batch,
                                          const dpa_phmm_task *tasks, int64_t n,
                                          int32_t precision, double *out,
-                                         int64_t *double_recomputes, int64_t *cells_computed);
+                                         int64_t *double_recomputes, int64_t *cells_computed,
+                                         int32_t across_lengths);
 
 typedef struct dpa_phmm_ops {
     dpa_isa isa;

@@ -37,6 +37,7 @@ typedef struct dpa_phmm_prefix_plan {
     int32_t *order;     /* compute order: index into the caller's haplotype arrays   */
     int32_t *resume;    /* per position: first column already known (0 = none)        */
     int32_t *load_slot; /* per position: slot holding column resume[p] (-1 if 0)      */
+    int32_t *load_len;  /* per position: the length of the haplotype that computed it  */
     int32_t *save_at;   /* per position p: saves[save_at[p] .. save_at[p+1]), by column */
     dpa_phmm_save *saves;
     int32_t nslots;        /* slots the plan uses at most at once */
@@ -44,10 +45,15 @@ typedef struct dpa_phmm_prefix_plan {
     int64_t cols_computed; /* sum of (length - resume)             */
 } dpa_phmm_prefix_plan;
 
-/* Builds the plan of k haplotypes (haps[h], lens[h] >= 1). max_slots >= 0. Returns
+/* Builds the plan of k haplotypes (haps[h], lens[h] >= 1). max_slots >= 0. across_lengths:
+ * also resume from a haplotype of another length (order by bytes, then length); the kernels
+ * then scale the checkpoint by the ratio of the two first-row deletion values, which is
+ * exact in exact arithmetic and one rounding per value in floating point, so results are
+ * within tolerance of the plain kernel instead of equal to it (docs/pairhmm.md). Returns
  * DPA_ERR_OUT_OF_MEMORY or DPA_OK; free with dpa_phmm_prefix_plan_free either way. */
 dpa_status dpa_phmm_prefix_plan_build(const uint8_t *const *haps, const int32_t *lens,
-                                      int32_t k, int32_t max_slots, dpa_phmm_prefix_plan *plan);
+                                      int32_t k, int32_t max_slots, int across_lengths,
+                                      dpa_phmm_prefix_plan *plan);
 void dpa_phmm_prefix_plan_free(dpa_phmm_prefix_plan *plan);
 
 /* Length of the common prefix of a and b (n bytes each). */
@@ -71,18 +77,21 @@ dpa_status dpa_phmm_prefix_f64_scalar(const dpa_phmm_pair *read, const uint8_t *
 dpa_status dpa_phmm_compute_prefix_scalar(const dpa_pairhmm_batch *batch,
                                           const dpa_phmm_task *tasks, int64_t n,
                                           int32_t precision, double *out,
-                                          int64_t *double_recomputes, int64_t *cells_computed);
+                                          int64_t *double_recomputes, int64_t *cells_computed,
+                                          int32_t across_lengths);
 #ifdef DPA_HAVE_AVX2
 dpa_status dpa_phmm_compute_prefix_avx2(const dpa_pairhmm_batch *batch,
                                         const dpa_phmm_task *tasks, int64_t n,
                                         int32_t precision, double *out,
-                                        int64_t *double_recomputes, int64_t *cells_computed);
+                                        int64_t *double_recomputes, int64_t *cells_computed,
+                                        int32_t across_lengths);
 #endif
 #ifdef DPA_HAVE_AVX512
 dpa_status dpa_phmm_compute_prefix_avx512(const dpa_pairhmm_batch *batch,
                                           const dpa_phmm_task *tasks, int64_t n,
                                           int32_t precision, double *out,
-                                          int64_t *double_recomputes, int64_t *cells_computed);
+                                          int64_t *double_recomputes, int64_t *cells_computed,
+                                          int32_t across_lengths);
 #endif
 
 #endif

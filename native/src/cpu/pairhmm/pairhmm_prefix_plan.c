@@ -12,6 +12,18 @@ typedef struct hap_key {
     int32_t len, index;
 } hap_key;
 
+/* bytes first, then length: a haplotype next to those it shares most with, whatever their
+ * lengths (a prefix sorts before its extensions) */
+static int hap_key_cmp_bytes(const void *a, const void *b)
+{
+    const hap_key *x = a, *y = b;
+    const int32_t n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->bases, y->bases, (size_t)n);
+    if (c) return c;
+    if (x->len != y->len) return x->len < y->len ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
 static int hap_key_cmp(const void *a, const void *b)
 {
     const hap_key *x = a, *y = b;
@@ -33,6 +45,7 @@ void dpa_phmm_prefix_plan_free(dpa_phmm_prefix_plan *p)
     free(p->order);
     free(p->resume);
     free(p->load_slot);
+    free(p->load_len);
     free(p->save_at);
     free(p->saves);
     memset(p, 0, sizeof *p);
@@ -44,7 +57,8 @@ typedef struct checkpoint {
 } checkpoint;
 
 dpa_status dpa_phmm_prefix_plan_build(const uint8_t *const *haps, const int32_t *lens,
-                                      int32_t k, int32_t max_slots, dpa_phmm_prefix_plan *p)
+                                      int32_t k, int32_t max_slots, int across_lengths,
+                                      dpa_phmm_prefix_plan *p)
 {
     memset(p, 0, sizeof *p);
     const size_t K = k > 0 ? (size_t)k : 1;
@@ -55,23 +69,26 @@ dpa_status dpa_phmm_prefix_plan_build(const uint8_t *const *haps, const int32_t 
     p->order = malloc(K * sizeof *p->order);
     p->resume = malloc(K * sizeof *p->resume);
     p->load_slot = malloc(K * sizeof *p->load_slot);
+    p->load_len = malloc(K * sizeof *p->load_len);
     p->save_at = malloc((K + 1) * sizeof *p->save_at);
     p->saves = malloc(K * sizeof *p->saves);
-    if (!keys || !cp || !cp_of || !free_slots || !p->order || !p->resume || !p->load_slot ||
+    if (!keys || !cp || !cp_of || !free_slots || !p->order || !p->resume || !p->load_slot || !p->load_len ||
         !p->save_at || !p->saves) {
         free(keys), free(cp), free(cp_of), free(free_slots);
         return DPA_ERR_OUT_OF_MEMORY;
     }
     p->k = k;
     for (int32_t h = 0; h < k; h++) keys[h] = (hap_key){ haps[h], lens[h], h };
-    qsort(keys, K, sizeof *keys, hap_key_cmp);
+    qsort(keys, K, sizeof *keys, across_lengths ? hap_key_cmp_bytes : hap_key_cmp);
 
     int32_t ncp = 0;
     for (int32_t q = 0; q < k; q++) {
         p->order[q] = keys[q].index;
-        const int same = q > 0 && keys[q].len == keys[q - 1].len;
+        const int same = q > 0 && (across_lengths || keys[q].len == keys[q - 1].len);
+        const int32_t shorter = q > 0 && keys[q - 1].len < keys[q].len ? keys[q - 1].len
+                                                                       : keys[q].len;
         const int32_t r = same ? dpa_phmm_common_prefix(keys[q].bases, keys[q - 1].bases,
-                                                        keys[q].len)
+                                                        shorter)
                                : 0;
         p->resume[q] = r;
         cp_of[q] = -1;
@@ -115,8 +132,10 @@ dpa_status dpa_phmm_prefix_plan_build(const uint8_t *const *haps, const int32_t 
         const int32_t c = cp_of[q];
         if (c >= 0 && cp[c].slot >= 0) {
             p->load_slot[q] = cp[c].slot;
+            p->load_len[q] = keys[cp[c].src].len;
         } else {
             p->load_slot[q] = -1;
+            p->load_len[q] = keys[q].len;
             p->resume[q] = 0;
         }
         for (int32_t d = 0; d < ncp; d++)

@@ -45,6 +45,11 @@
             T sum = 0;                                                                      \
             if (r > 0) {                                                                    \
                 memcpy(cur, slots + col * (size_t)plan->load_slot[q], sizeof(T) * col);     \
+                if (plan->load_len[q] != n) { /* another length: see plan_build */          \
+                    const T f = (initial / (T)n) / (initial / (T)plan->load_len[q]);        \
+                    for (size_t e = 0; e < col; e++) cur[e] *= f;                           \
+                    cd[0] = initial / (T)n; /* row 0 is known exactly */                    \
+                }                                                                           \
                 sum = cur[col - 1];                                                         \
             } else {                                                                        \
                 /* column 0: D[0][0] = initial / n, everything else 0 */                    \
@@ -101,7 +106,7 @@ dpa_status dpa_phmm_compute_prefix_scalar(const dpa_pairhmm_batch *batch,
                                           const dpa_phmm_task *tasks, int64_t n,
                                           int32_t precision, double *out,
                                           int64_t *double_recomputes,
-                                          int64_t *cells_computed)
+                                          int64_t *cells_computed, int32_t across_lengths)
 {
     if (n <= 0) return DPA_OK;
     /* the caller's MXCSR, sticky flags included, comes back on return (pow and log10
@@ -137,7 +142,7 @@ dpa_status dpa_phmm_compute_prefix_scalar(const dpa_pairhmm_batch *batch,
         size_t max_slots = PREFIX_SLOT_BUDGET / slot_bytes;
         if (max_slots > (size_t)k) max_slots = (size_t)k;
         dpa_phmm_prefix_plan plan;
-        st = dpa_phmm_prefix_plan_build(haps, lens, k, (int32_t)max_slots, &plan);
+        st = dpa_phmm_prefix_plan_build(haps, lens, k, (int32_t)max_slots, across_lengths, &plan);
         if (st == DPA_OK && plan.cols_computed == plan.cols_total) {
             /* nothing to share: the per-pair reference (its O(haplotype) rows, not a
              * column of the read per checkpoint) */

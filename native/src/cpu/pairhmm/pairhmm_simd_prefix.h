@@ -158,6 +158,12 @@ static int PH_FN(prefix_block)(const dpa_phmm_pair *reads, int nl, const uint8_t
     for (int32_t q = 0; q < plan->k; q++) {
         const int32_t h = plan->order[q], n = lens[h], c0 = plan->resume[q];
         const PH_T *in = c0 > 0 ? s->slots + (size_t)plan->load_slot[q] * slot_vecs * PH_W : NULL;
+        /* a checkpoint of another length: scaled by the ratio of the first-row deletion
+         * values (pairhmm_prefix.h), the scalar reference's expression */
+        const int scale = in && plan->load_len[q] != n;
+        const PH_VEC fv = PH_SET1(scale ? (initial / (PH_T)n) / (initial / (PH_T)plan->load_len[q])
+                                        : (PH_T)1);
+#define PH_LOAD_CP(p) (scale ? PH_MUL(PH_LOAD(p), fv) : PH_LOAD(p))
         const dpa_phmm_save *sv = plan->saves + plan->save_at[q];
         const int nsv = plan->save_at[q + 1] - plan->save_at[q];
         for (int32_t j = c0 + 1; j <= n; j++) {
@@ -180,9 +186,9 @@ static int PH_FN(prefix_block)(const dpa_phmm_pair *reads, int nl, const uint8_t
                 for (int r = 0; r < R; r++) {
                     if (in) {
                         const PH_T *x = in + ((size_t)(i0 + r) * 3) * PH_W;
-                        st[3 * r] = PH_LOAD(x);
-                        st[3 * r + 1] = PH_LOAD(x + PH_W);
-                        st[3 * r + 2] = PH_LOAD(x + 2 * PH_W);
+                        st[3 * r] = PH_LOAD_CP(x);
+                        st[3 * r + 1] = PH_LOAD_CP(x + PH_W);
+                        st[3 * r + 2] = PH_LOAD_CP(x + 2 * PH_W);
                     } else {
                         st[3 * r] = st[3 * r + 1] = st[3 * r + 2] = PH_ZERO();
                     }
@@ -191,9 +197,9 @@ static int PH_FN(prefix_block)(const dpa_phmm_pair *reads, int nl, const uint8_t
                     /* the row above at column c0: row i0 of the checkpoint, or column 0 */
                     if (in) {
                         const PH_T *x = in + ((size_t)(i0 - 1) * 3) * PH_W;
-                        PH_STORE(M + oc, PH_LOAD(x));
-                        PH_STORE(I + oc, PH_LOAD(x + PH_W));
-                        PH_STORE(D + oc, PH_LOAD(x + 2 * PH_W));
+                        PH_STORE(M + oc, PH_LOAD_CP(x));
+                        PH_STORE(I + oc, PH_LOAD_CP(x + PH_W));
+                        PH_STORE(D + oc, PH_LOAD_CP(x + 2 * PH_W));
                     } else {
                         PH_STORE(M + oc, PH_ZERO());
                         PH_STORE(I + oc, PH_ZERO());
@@ -222,7 +228,7 @@ static int PH_FN(prefix_block)(const dpa_phmm_pair *reads, int nl, const uint8_t
             }
             /* row ends[e]: lanes ending here sum columns 1..n in order, resuming from the
              * checkpoint's partial sums and leaving theirs in the saved slots */
-            PH_VEC acc = in ? PH_LOAD(in + (slot_vecs - 1) * PH_W) : PH_ZERO();
+            PH_VEC acc = in ? PH_LOAD_CP(in + (slot_vecs - 1) * PH_W) : PH_ZERO();
             int32_t cur = c0;
             for (int a = 0; a <= nsv; a++) {
                 const int32_t to = a < nsv ? sv[a].col : n;
@@ -239,6 +245,7 @@ static int PH_FN(prefix_block)(const dpa_phmm_pair *reads, int nl, const uint8_t
                     if (rl[l] == ends[e]) dst[l] = av[l];
             }
         }
+#undef PH_LOAD_CP
     }
     return 1;
 }
@@ -322,7 +329,8 @@ static int PH_F32(preserve)(PH_F32(pstate) *ps, int32_t max_r, int32_t max_h, in
 
 dpa_status PH_PREFIX_ENTRY(const dpa_pairhmm_batch *batch, const dpa_phmm_task *tasks,
                            int64_t n, int32_t precision, double *out,
-                           int64_t *double_recomputes, int64_t *cells_computed)
+                           int64_t *double_recomputes, int64_t *cells_computed,
+                           int32_t across_lengths)
 {
     if (n <= 0) return DPA_OK;
     dpa_status status = DPA_OK;
@@ -392,7 +400,8 @@ dpa_status PH_PREFIX_ENTRY(const dpa_pairhmm_batch *batch, const dpa_phmm_task *
             size_t max_slots = PH_PREFIX_SLOT_BUDGET / slot_bytes;
             if (max_slots > (size_t)K) max_slots = (size_t)K;
             dpa_phmm_prefix_plan plan;
-            if (dpa_phmm_prefix_plan_build(haps, lens, K, (int32_t)max_slots, &plan)) {
+            if (dpa_phmm_prefix_plan_build(haps, lens, K, (int32_t)max_slots, across_lengths,
+                                           &plan)) {
                 dpa_phmm_prefix_plan_free(&plan);
                 status = DPA_ERR_OUT_OF_MEMORY;
                 goto done;
