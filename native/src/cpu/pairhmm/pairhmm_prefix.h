@@ -9,8 +9,9 @@
  * and so bit-identical partial sums sum_{j<=c} (M + I)[m][j] when the sum is taken in
  * column order. Haplotypes of different lengths start from different D[0][*]: their
  * columns differ by the factor len2 / len1 only in exact arithmetic, not after rounding, so
- * the plan never shares between lengths (GATK's Java does the same: hapStartIndex is 0
- * when the lengths differ).
+ * the plan shares between lengths only when asked (across_lengths, DPACCEL_PAIRHMM_PREFIX=2:
+ * the checkpoint is rescaled, within tolerance, not the same bits); by default it does what
+ * GATK's Java does (hapStartIndex is 0 when the lengths differ).
  *
  * The plan. The haplotypes are put in (length, bytes) order. Haplotype k resumes from
  * column r_k = the common prefix length with haplotype k-1 when both have the same
