@@ -21,8 +21,7 @@
  * register's segment. Rows with 1 <= c <= Q - NB move no register past segment Q - 1
  * ("plain" rows, a tight loop). The other NB rows of every Q have exactly one register,
  * jw = (Q - c) mod Q, that wraps; they come in the fixed order jw = NB - 1, ..., 0, so they
- * are written out once per jw with the wrap at a constant register (a switch entered at the
- * current jw, falling through). A model with Q < SV_BMAX is one band of NB = Q, all rows
+ * are written out once per jw with the wrap at a constant register. A model with Q < SV_BMAX is one band of NB = Q, all rows
  * wrap rows.
  *
  * The registers are named variables, not an array, so the compiler keeps them in vector
@@ -45,13 +44,24 @@
 /* One wrap row at constant jw: rc addresses segments c + j (< Q) for j < jw, r0 segments
  * j - jw for j >= jw; c = Q - jw (c = 0 when jw = 0). */
 #define SV_WRAP_ROW(jw)                                                                        \
-    case jw:                                                                                   \
-        if ((jw) < NB) {                                                                       \
-            const SV *r0 = sb + (size_t)dsq[i] * Q, *rc = r0 + Q - (jw);                        \
-            SV_ROW(jw)                                                                         \
-            if (++i >= L) goto done;                                                           \
+    if ((jw) < NB) {                                                                           \
+        if (i >= L) break;                                                                     \
+        const SV *r0 = sb + (size_t)dsq[i] * Q, *rc = r0 + Q - (jw);                            \
+        SV_ROW(jw)                                                                             \
+        i++;                                                                                   \
+    }
+
+/* Rows whose first register sits at segments c .. Q - NB: no register wraps. */
+#define SV_PLAIN_ROWS(c)                                                                       \
+    do {                                                                                       \
+        int32_t e = i + (Q - NB - (c) + 1);                                                    \
+        if (e > L) e = L;                                                                      \
+        for (const SV *base = sb + (c); i < e; i++, base++) {                                  \
+            const SV *rc = base + (size_t)dsq[i] * Q, *r0 = rc;                                \
+            (void)r0;                                                                          \
+            SV_ROW(SV_BMAX)                                                                    \
         }                                                                                      \
-        __attribute__((fallthrough));
+    } while (0)
 
 static inline __attribute__((always_inline)) SV SV_FN(band)(const SV *sb, int Q, int s0, const uint8_t *dsq,
                                                             int32_t L, SV xE, const int NB) {
@@ -59,46 +69,43 @@ static inline __attribute__((always_inline)) SV SV_FN(band)(const SV *sb, int Q,
     R0 = R1 = R2 = R3 = R4 = R5 = R6 = R7 = R8 = R9 = R10 = R11 = R12 = R13 = R14 = R15 = SV_BEGIN;
     SV xa = xE, xb = xE;
     int32_t i = 0;
+    /* Bring the band to the top of its wrap block (first register at segment Q - NB + 1), so
+     * the main loop has one entry: GCC then keeps each register in place instead of copying
+     * it at every merge of a switch that could enter the block anywhere. The bands start at
+     * s0 = 0 or at a plain-row segment. At s0 = 0 the first row's wrap (register 0) moves the
+     * begin level into itself, a no-op, so that row is a plain row from segment 0. */
     int c = s0;
-    while (i < L) {
-        if (c >= 1 && c <= Q - NB) {
-            int32_t n = Q - NB - c + 1;
-            if (n > L - i) n = L - i;
-            const SV *base = sb + c;
-            for (int32_t e = i + n; i < e; i++, base++) {
-                const SV *rc = base + (size_t)dsq[i] * Q, *r0 = rc;
-                (void)r0;
-                SV_ROW(SV_BMAX)
-            }
-            c += n;
-            continue;
-        }
-        switch (c == 0 ? 0 : Q - c) {
-            SV_WRAP_ROW(15)
-            SV_WRAP_ROW(14)
-            SV_WRAP_ROW(13)
-            SV_WRAP_ROW(12)
-            SV_WRAP_ROW(11)
-            SV_WRAP_ROW(10)
-            SV_WRAP_ROW(9)
-            SV_WRAP_ROW(8)
-            SV_WRAP_ROW(7)
-            SV_WRAP_ROW(6)
-            SV_WRAP_ROW(5)
-            SV_WRAP_ROW(4)
-            SV_WRAP_ROW(3)
-            SV_WRAP_ROW(2)
-            SV_WRAP_ROW(1)
-            SV_WRAP_ROW(0)
-        default:
-            break;
-        }
+    if (c == 0) {
+        const SV *rc = sb + (size_t)dsq[0] * Q, *r0 = rc;
+        (void)r0;
+        SV_ROW(SV_BMAX)
+        i = 1;
         c = Q == 1 ? 0 : 1;
     }
-done:
+    if (Q > NB) SV_PLAIN_ROWS(c);
+    while (i < L) {
+        SV_WRAP_ROW(15)
+        SV_WRAP_ROW(14)
+        SV_WRAP_ROW(13)
+        SV_WRAP_ROW(12)
+        SV_WRAP_ROW(11)
+        SV_WRAP_ROW(10)
+        SV_WRAP_ROW(9)
+        SV_WRAP_ROW(8)
+        SV_WRAP_ROW(7)
+        SV_WRAP_ROW(6)
+        SV_WRAP_ROW(5)
+        SV_WRAP_ROW(4)
+        SV_WRAP_ROW(3)
+        SV_WRAP_ROW(2)
+        SV_WRAP_ROW(1)
+        SV_WRAP_ROW(0)
+        if (Q > NB) SV_PLAIN_ROWS(1);
+    }
     return SV_MAX(xa, xb);
 }
 
+#undef SV_PLAIN_ROWS
 #undef SV_WRAP_ROW
 #undef SV_ROW
 #undef SV_STEP
