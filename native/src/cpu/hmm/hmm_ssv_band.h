@@ -1,6 +1,6 @@
 /*
  * hmm_ssv_band.h — the SSV maximum as bands of diagonals held in registers, shared by
- * hmm_ssv_avx2.c and hmm_ssv_avx512.c (included once per ISA after they define SV, SV_W,
+ * hmm_ssv_avx2.c and hmm_ssv_avx512.c (included once per ISA after they define SV,
  * SV_BMAX, SV_SUBS, SV_MAX, SV_SHIFT, SV_BEGIN and SV_FN).
  *
  * Why bands. The striped row (node k = q + zQ + 1 in segment q, lane z) has no dependence
@@ -12,17 +12,18 @@
  * segment per residue (the old kernel, and the store-to-load latency on every row of a
  * model with few segments); here the row never leaves registers, and each step is one
  * profile load, one saturating subtract and one max. The diagonals of different registers
- * never meet, so the Q registers are run NB at a time over the whole target (a band). When
- * Q is not a multiple of NB the last band overlaps the one before it: max is idempotent, so
- * computing some diagonals twice leaves xE unchanged. Every cell value equals the row
+ * never meet, so the Q registers are run NB at a time over the whole target (a band), in the
+ * fewest bands of at most SV_BMAX, all of one width. When NB does not divide Q the last band
+ * overlaps the one before it: max is idempotent, so computing some diagonals twice leaves
+ * xE unchanged. Every cell value equals the row
  * kernel's, so xE is the same byte.
  *
  * Row kinds. Register j of a band sits at segment c + j (mod Q) on a row, c being the first
  * register's segment. Rows with 1 <= c <= Q - NB move no register past segment Q - 1
  * ("plain" rows, a tight loop). The other NB rows of every Q have exactly one register,
  * jw = (Q - c) mod Q, that wraps; they come in the fixed order jw = NB - 1, ..., 0, so they
- * are written out once per jw with the wrap at a constant register. A model with Q < SV_BMAX is one band of NB = Q, all rows
- * wrap rows.
+ * are written out once per jw with the wrap at a constant register. A model with
+ * Q <= SV_BMAX is one band of NB = Q, all rows wrap rows.
  *
  * The registers are named variables, not an array, so the compiler keeps them in vector
  * registers; two max accumulators halve the max chain.
