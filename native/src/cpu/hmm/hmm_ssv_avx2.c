@@ -5,8 +5,8 @@
  * q - 1, and segment 0 from segment Q - 1 moved up one lane (node boundary z Q -> z Q + 1),
  * with -128 entering lane 0. Cell values equal the scalar reference's until a run passes the
  * overflow level, after which both report an overflow (see hmm_filter_ref.c). The diagonals
- * stay in registers, 12 segments at a time (hmm_ssv_band.h): 12 bands + two accumulators
- * + the shift's constant fit the 16 ymm registers.
+ * stay in registers, up to 12 segments at a time (hmm_ssv_band.h): with two accumulators
+ * that fills the 16 ymm registers; 10 was no faster (docs/lab/2026-11-27-hmm-speed.md).
  */
 #include <immintrin.h>
 #include <stdint.h>
