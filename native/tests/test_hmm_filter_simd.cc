@@ -4,6 +4,11 @@
 // random models (M 1..1500, covering every residue of a striped segment) and targets
 // (sampled from the models, background, the edge symbols), fresh seed printed. Each ISA's
 // test skips, saying so, where the CPU or the compiler lacks it.
+// HmmSimd.SsvBandShapes*: the SSV kernels' raw xE against the scalar reference on the shapes
+// the register bands (hmm_ssv_band.h) treat differently: every segment count Q from 1 past
+// two full bands of each width (one band of Q < 12 or 16, equal bands, an overlapping last
+// band), and every target length 1..80 (a band's wrap rows come in blocks of Q), plus long
+// and overflowing targets.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -96,6 +101,98 @@ TEST(HmmSimd, Avx512EqualsScalar) {
 #ifdef DPA_HAVE_AVX512
     if (!(dpa_cpu_supported_isas() & DPA_ISA_BIT(DPA_ISA_AVX512))) GTEST_SKIP() << "CPU lacks AVX-512";
     check_kernel(dpa_hmm_ssv_xe_avx512, dpa_hmm_vit_avx512, "avx512");
+#else
+    GTEST_SKIP() << "built without AVX-512 support in the compiler";
+#endif
+}
+
+// Consensus residues of nodes a+1..e (the most likely residue of each), which score high
+// enough on long stretches to pass SSV's overflow level.
+std::string consensus(const RandModel &m, size_t a, size_t e) {
+    std::string s;
+    for (size_t k = a + 1; k <= e; k++) {
+        size_t best = 0;
+        for (size_t y = 1; y < m.mat[k].size(); y++)
+            if (m.mat[k][y] > m.mat[k][best]) best = y;
+        s += AA[best];
+    }
+    return s;
+}
+
+void check_ssv_shapes(dpa_hmm_ssv_xe_fn fn, int W, const char *name) {
+    const uint64_t seed = std::random_device{}();
+    std::printf("[hmm ssv shapes %s] seed %llu\n", name, (unsigned long long)seed);
+    SCOPED_TRACE(std::string(name) + " seed " + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    std::vector<int> Ms = {1, 2, W - 1, W, W + 1};
+    for (int Q = 2; Q <= 37; Q++) Ms.push_back(W * (Q - 1) + 1 + (int)(rng() % W));
+    std::string text;
+    std::vector<RandModel> models;
+    for (size_t i = 0; i < Ms.size(); i++) {
+        models.push_back(rand_model(rng, (int)i, Ms[i]));
+        text += models.back().text;
+    }
+    dpa_hmm_profiles *prof = nullptr;
+    ASSERT_EQ(dpa_hmm_profiles_load_buffer(text.data(), text.size(), &prof), DPA_OK);
+    size_t pairs = 0, overflow = 0, bad = 0;
+    for (int mi = 0; mi < prof->count; mi++) {
+        const dpa_hmm_profile *p = &prof->prof[mi];
+        const RandModel &rm = models[(size_t)mi];
+        const size_t M = (size_t)p->M;
+        std::vector<std::string> seqs;
+        for (int L = 1; L <= 80; L++) {
+            std::string t;
+            for (int i = 0; i < L; i++) t += AA[rng() % 20];
+            seqs.push_back(t);
+        }
+        for (int i = 0; i < 4; i++) {
+            std::string t;
+            for (int j = 0, n = 1 + (int)(rng() % 2500); j < n; j++) t += AA[rng() % 20];
+            seqs.push_back(t);
+        }
+        for (int i = 0; i < 4; i++) seqs.push_back(sample_seq(rng, rm));
+        seqs.push_back(consensus(rm, 0, M));
+        for (int i = 0; i < 3; i++) {
+            const size_t a = rng() % M, e = a + 1 + rng() % (M - a);
+            std::string t;
+            for (int j = 0, n = (int)(rng() % 200); j < n; j++) t += AA[rng() % 20];
+            seqs.push_back(t + consensus(rm, a, e) + t);
+        }
+        std::vector<unsigned char> work(dpa_hmm_work_bytes(p->M));
+        for (const std::string &t : seqs) {
+            std::vector<uint8_t> dsq(t.size());
+            for (size_t i = 0; i < t.size(); i++) dsq[i] = (uint8_t)dpa_hmm_residue_code((unsigned char)t[i]);
+            const int a = dpa_hmm_ssv_xe_ref(p, dsq.data(), (int32_t)t.size(), work.data());
+            const int b = fn(p, dsq.data(), (int32_t)t.size(), work.data());
+            // past the overflow level the kernels only promise "overflow", as HMMER's
+            const int level = 255 - p->bias_b;
+            const bool ok = a >= level ? b >= level : a == b;
+            overflow += a >= level;
+            pairs++;
+            if (!ok && bad++ < 5)
+                ADD_FAILURE() << "M=" << M << " Q=" << (M + (size_t)W - 1) / (size_t)W << " L=" << t.size()
+                              << ": ref xE " << a << " simd " << b;
+        }
+    }
+    EXPECT_EQ(bad, 0u);
+    EXPECT_GT(overflow, 0u);
+    std::printf("[hmm ssv shapes %s] %zu pairs, %zu overflows\n", name, pairs, overflow);
+    dpa_hmm_profiles_free(prof);
+}
+
+TEST(HmmSimd, SsvBandShapesAvx2) {
+#ifdef DPA_HAVE_AVX2
+    if (!(dpa_cpu_supported_isas() & DPA_ISA_BIT(DPA_ISA_AVX2))) GTEST_SKIP() << "CPU lacks AVX2";
+    check_ssv_shapes(dpa_hmm_ssv_xe_avx2, 32, "avx2");
+#else
+    GTEST_SKIP() << "built without AVX2 support in the compiler";
+#endif
+}
+
+TEST(HmmSimd, SsvBandShapesAvx512) {
+#ifdef DPA_HAVE_AVX512
+    if (!(dpa_cpu_supported_isas() & DPA_ISA_BIT(DPA_ISA_AVX512))) GTEST_SKIP() << "CPU lacks AVX-512";
+    check_ssv_shapes(dpa_hmm_ssv_xe_avx512, 64, "avx512");
 #else
     GTEST_SKIP() << "built without AVX-512 support in the compiler";
 #endif
