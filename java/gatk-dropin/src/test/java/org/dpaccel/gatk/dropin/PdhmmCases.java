@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
+import org.broadinstitute.gatk.nativebindings.pdhmm.HaplotypeDataHolder;
+import org.broadinstitute.gatk.nativebindings.pdhmm.ReadDataHolder;
+
 /**
  * Seeded PDHMM inputs shaped like GATK's: haplotypes with SNP sites (alternative letters in the PD
  * bits) and deletions (DEL_START before the deleted run, DEL_END on its last base), reads drawn from
@@ -86,6 +89,25 @@ final class PdhmmCases {
             }
         }
         return 0;
+    }
+
+    /** A pair's read side as GKL's computeLikelihoods takes it. */
+    static ReadDataHolder readHolder(byte[][] p) {
+        ReadDataHolder d = new ReadDataHolder();
+        d.readBases = p[2];
+        d.readQuals = p[3];
+        d.insertionGOP = p[4];
+        d.deletionGOP = p[5];
+        d.overallGCP = p[6];
+        return d;
+    }
+
+    /** A pair's haplotype side as GKL's computeLikelihoods takes it. */
+    static HaplotypeDataHolder hapHolder(byte[][] p) {
+        HaplotypeDataHolder d = new HaplotypeDataHolder();
+        d.haplotypeBases = p[0];
+        d.haplotypePDBases = p[1];
+        return d;
     }
 
     /** The 9 arrays of IntelPDHMM.computePDHMM (7 byte arrays, 2 long arrays), GATK's packing. */

@@ -132,19 +132,10 @@ class PdhmmOracleTest {
         ReadDataHolder[] reads = new ReadDataHolder[3];
         HaplotypeDataHolder[] haps = new HaplotypeDataHolder[4];
         for (int r = 0; r < 3; r++) {
-            byte[][] p = c.pairs.get(r);
-            reads[r] = new ReadDataHolder();
-            reads[r].readBases = p[2];
-            reads[r].readQuals = p[3];
-            reads[r].insertionGOP = p[4];
-            reads[r].deletionGOP = p[5];
-            reads[r].overallGCP = p[6];
+            reads[r] = PdhmmCases.readHolder(c.pairs.get(r));
         }
         for (int h = 0; h < 4; h++) {
-            byte[][] p = c.pairs.get(4 + h);
-            haps[h] = new HaplotypeDataHolder();
-            haps[h].haplotypeBases = p[0];
-            haps[h].haplotypePDBases = p[1];
+            haps[h] = PdhmmCases.hapHolder(c.pairs.get(4 + h));
         }
         // GKL's computeLikelihoods needs initialize() first (without it GKL 0.9.1 dereferences
         // uninitialized JNI field IDs and crashes the JVM); GATK 4.7 only calls computePDHMM
@@ -225,24 +216,13 @@ class PdhmmOracleTest {
                 if (k % 4 == 3) {
                     continue;
                 }
-                byte[][] p = c.pairs.get(k);
-                reads[r] = new ReadDataHolder();
-                reads[r].readBases = p[2];
-                reads[r].readQuals = p[3];
-                reads[r].insertionGOP = p[4];
-                reads[r].deletionGOP = p[5];
-                reads[r].overallGCP = p[6];
-                r++;
+                reads[r++] = PdhmmCases.readHolder(c.pairs.get(k));
             }
             for (int h = 0, k = 4 * nr; h < nh; k++) {
                 if (k % 4 == 3) {
                     continue;
                 }
-                byte[][] p = c.pairs.get(k);
-                haps[h] = new HaplotypeDataHolder();
-                haps[h].haplotypeBases = p[0];
-                haps[h].haplotypePDBases = p[1];
-                h++;
+                haps[h++] = PdhmmCases.hapHolder(c.pairs.get(k));
             }
             double[] want = new double[nr * nh];
             for (int r = 0; r < nr; r++) {

@@ -32,21 +32,11 @@ public final class PdhmmSpeed {
             reads[g] = new ReadDataHolder[40];
             haps[g] = new HaplotypeDataHolder[8];
             for (int r = 0; r < 40; r++) {
-                byte[][] p = c.pairs.get(r);
-                ReadDataHolder d = new ReadDataHolder();
-                d.readBases = p[2];
-                d.readQuals = p[3];
-                d.insertionGOP = p[4];
-                d.deletionGOP = p[5];
-                d.overallGCP = p[6];
-                reads[g][r] = d;
+                reads[g][r] = PdhmmCases.readHolder(c.pairs.get(r));
             }
             for (int h = 0; h < 8; h++) {
                 byte[][] p = hc.pairs.get(h);
-                HaplotypeDataHolder d = new HaplotypeDataHolder();
-                d.haplotypeBases = p[0];
-                d.haplotypePDBases = p[1];
-                haps[g][h] = d;
+                haps[g][h] = PdhmmCases.hapHolder(p);
                 for (ReadDataHolder r : reads[g]) {
                     cells += (long) p[0].length * r.readBases.length;
                 }
