@@ -62,16 +62,6 @@ static int64_t pdhmm_cost(const void *arg, int64_t i)
     return (int64_t)j->batch->read_lengths[k] * j->batch->hap_lengths[k];
 }
 
-/* Same haplotype: the same bases and PD bytes (GATK packs a copy per pair, so offsets differ). */
-static int same_hap(const dpa_pdhmm_batch *b, int32_t x, int32_t y)
-{
-    if (b->hap_lengths[x] != b->hap_lengths[y]) return 0;
-    const size_t len = (size_t)b->hap_lengths[x];
-    const int64_t ox = b->hap_offsets[x], oy = b->hap_offsets[y];
-    return ox == oy || (memcmp(b->hap_bases + ox, b->hap_bases + oy, len) == 0 &&
-                        memcmp(b->hap_pd_bases + ox, b->hap_pd_bases + oy, len) == 0);
-}
-
 /* Sort keys that put the pairs of one haplotype next to each other, longest reads first,
  * haplotypes longest first: the SIMD kernels give a vector to PD_W reads of one haplotype,
  * whose columns then share their PD states (cpu/pdhmm/pdhmm_simd.h). Haplotypes are told
@@ -92,14 +82,18 @@ static dpa_status pdhmm_keys(const dpa_pdhmm_batch *b, dpa_sort_item *keys)
     memset(slot, 0, sizeof *slot * cap);
     int32_t classes = 0;
     for (int32_t i = 0; i < n; i++) {
-        const uint8_t *h = b->hap_bases + b->hap_offsets[i], *pd = b->hap_pd_bases + b->hap_offsets[i];
-        uint64_t x = 1469598103934665603ull ^ (uint64_t)b->hap_lengths[i];
-        for (int32_t j = 0; j < b->hap_lengths[i]; j++) {
-            x = (x ^ h[j]) * 1099511628211ull;
-            x = (x ^ pd[j]) * 1099511628211ull;
+        const dpa_pdhmm_pair p = dpa_pdhmm_pair_of(b, i);
+        uint64_t x = 14695981039346656037ull ^ (uint64_t)p.hap_len;
+        for (int32_t j = 0; j < p.hap_len; j++) {
+            x = (x ^ p.hap[j]) * 1099511628211ull;
+            x = (x ^ p.pd[j]) * 1099511628211ull;
         }
         size_t at = (size_t)(x ^ (x >> 29)) & (cap - 1);
-        while (slot[at] && !same_hap(b, slot[at] - 1, i)) at = (at + 1) & (cap - 1);
+        while (slot[at]) {
+            const dpa_pdhmm_pair q = dpa_pdhmm_pair_of(b, slot[at] - 1);
+            if (dpa_pdhmm_same_hap(&q, &p)) break;
+            at = (at + 1) & (cap - 1);
+        }
         if (!slot[at]) {
             slot[at] = i + 1;
             cls[i] = classes++;

@@ -72,8 +72,8 @@ dpa_status dpa_phmm_prefix_plan_build(const uint8_t *const *haps, const int32_t 
     p->load_len = malloc(K * sizeof *p->load_len);
     p->save_at = malloc((K + 1) * sizeof *p->save_at);
     p->saves = malloc(K * sizeof *p->saves);
-    if (!keys || !cp || !cp_of || !free_slots || !p->order || !p->resume || !p->load_slot || !p->load_len ||
-        !p->save_at || !p->saves) {
+    if (!keys || !cp || !cp_of || !free_slots || !p->order || !p->resume || !p->load_slot ||
+        !p->load_len || !p->save_at || !p->saves) {
         free(keys), free(cp), free(cp_of), free(free_slots);
         return DPA_ERR_OUT_OF_MEMORY;
     }

@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "dpaccel.h"
 
@@ -43,6 +44,16 @@ static inline dpa_pdhmm_pair dpa_pdhmm_pair_of(const dpa_pdhmm_batch *b, int32_t
     p.gcp_q = b->gcp_quals + ro;
     p.read_len = b->read_lengths[k];
     return p;
+}
+
+/* Same haplotype: the same bases and PD bytes. GATK packs a copy per pair, so equal offsets
+ * are the shortcut, not the rule. */
+static inline int dpa_pdhmm_same_hap(const dpa_pdhmm_pair *a, const dpa_pdhmm_pair *b)
+{
+    if (a->hap_len != b->hap_len) return 0;
+    const size_t len = (size_t)a->hap_len;
+    return a->hap == b->hap ||
+           (memcmp(a->hap, b->hap, len) == 0 && memcmp(a->pd, b->pd, len) == 0);
 }
 
 /* QualityUtils.qualToErrorProb: written q / -10.0 as GATK does, so the double is the same

@@ -546,10 +546,7 @@ dpa_status PD_FN(dpa_pdhmm_compute)(const dpa_pdhmm_batch *batch, const int32_t 
         int64_t e = k + 1;
         while (e < n) {
             const dpa_pdhmm_pair q = dpa_pdhmm_pair_of(batch, pairs[e]);
-            if (q.hap_len != first.hap_len ||
-                (q.hap != first.hap && (memcmp(q.hap, first.hap, (size_t)q.hap_len) != 0 ||
-                                        memcmp(q.pd, first.pd, (size_t)q.hap_len) != 0)))
-                break;
+            if (!dpa_pdhmm_same_hap(&q, &first)) break;
             e++;
         }
         const int64_t full = k + (e - k) / PD_W * PD_W;
