@@ -70,6 +70,30 @@ std::vector<pdg::Case> api_accepted(const std::vector<pdg::Case> &cs)
     return kept;
 }
 
+// The scalar reference on `pairs` of v (indexed like the batch) and every SIMD kernel this CPU
+// runs, called directly rather than through the API, compared with it bit for bit.
+std::vector<double> kernels_match_scalar(const dpa_pdhmm_batch &v, const std::vector<int32_t> &pairs,
+                                         int32_t rows)
+{
+    std::vector<double> ref((size_t)v.num_pairs, 12345.0);
+    EXPECT_EQ(dpa_pdhmm_compute_scalar(&v, pairs.data(), (int64_t)pairs.size(), rows, ref.data()),
+              DPA_OK);
+    const unsigned have = dpa_cpu_supported_isas();
+    for (unsigned isa = DPA_ISA_AVX2; isa <= DPA_ISA_AVX512; isa++) {
+        if (!(have & (1u << isa))) continue;
+        dpa_pdhmm_ops ops;
+        dpa_pdhmm_select(1u << isa, &ops);
+        if (ops.isa != (dpa_isa)isa) continue;  // not compiled in
+        std::vector<double> got((size_t)v.num_pairs, 12345.0);
+        EXPECT_EQ(ops.compute(&v, pairs.data(), (int64_t)pairs.size(), rows, got.data()), DPA_OK);
+        for (int32_t k : pairs)
+            EXPECT_EQ(std::memcmp(&ref[(size_t)k], &got[(size_t)k], 8), 0)
+                << ops.name << " rows " << rows << " of " << pairs.size() << " pairs, pair " << k
+                << ": " << ref[(size_t)k] << " " << got[(size_t)k];
+    }
+    return ref;
+}
+
 // Scalar reference and the fastest kernel on a GKL file: within the file's own printed
 // precision (7 significant digits), and the ISAs bit-identical to scalar.
 void check_gkl_file(const std::string &path)
@@ -200,29 +224,15 @@ TEST(Pdhmm, EdgeCasesEveryIsa)
     // which the API refuses as GATK does; so the kernels are called directly here, on batch
     // prefixes of every size around the vector widths, and the API is checked to refuse
     // exactly the batches holding such a result.
-    const unsigned have = dpa_cpu_supported_isas();
     pdg::Batch all(cs);
     const dpa_pdhmm_batch v = all.view();
     for (int32_t rows = 0; rows <= 1; rows++)
         for (size_t n = 1; n <= cs.size(); n += (n < 18 ? 1 : 7)) {
             std::vector<int32_t> pairs(n);
             for (size_t k = 0; k < n; k++) pairs[k] = (int32_t)k;
-            std::vector<double> ref(n);
-            ASSERT_EQ(dpa_pdhmm_compute_scalar(&v, pairs.data(), (int32_t)n, rows, ref.data()), DPA_OK);
-            for (unsigned isa = DPA_ISA_AVX2; isa <= DPA_ISA_AVX512; isa++) {
-                if (!(have & (1u << isa))) continue;
-                dpa_pdhmm_ops ops;
-                dpa_pdhmm_select(1u << isa, &ops);
-                if (ops.isa != (dpa_isa)isa) continue;  // not compiled in
-                std::vector<double> got(n);
-                ASSERT_EQ(ops.compute(&v, pairs.data(), (int32_t)n, rows, got.data()), DPA_OK);
-                for (size_t k = 0; k < n; k++)
-                    EXPECT_EQ(std::memcmp(&ref[k], &got[k], 8), 0)
-                        << ops.name << " rows " << rows << " " << n << "/" << k << ": " << ref[k] << " "
-                        << got[k];
-            }
+            const std::vector<double> ref = kernels_match_scalar(v, pairs, rows);
             bool improper = false;
-            for (double r : ref) improper |= std::isnan(r) || r > 0.0;
+            for (size_t k = 0; k < n; k++) improper |= std::isnan(ref[k]) || ref[k] > 0.0;
             const std::vector<pdg::Case> part(cs.begin(), cs.begin() + (long)n);
             pdg::Batch b(part);
             const dpa_pdhmm_batch pv = b.view();
@@ -283,26 +293,13 @@ TEST(Pdhmm, SharedHaplotypesEveryIsa)
     }
     pdg::Batch copies(cs), shared(cs);
     for (size_t k = 0; k < cs.size(); k++) shared.ho[k] = shared.ho[(size_t)first_of[k]];
-    const unsigned have = dpa_cpu_supported_isas();
     std::vector<int32_t> pairs(cs.size());
     for (size_t k = 0; k < cs.size(); k++) pairs[k] = (int32_t)k;
     for (pdg::Batch *b : { &copies, &shared }) {
         const dpa_pdhmm_batch v = b->view();
         for (int32_t rows = 0; rows <= 1; rows++) {
-            std::vector<double> ref(cs.size());
-            ASSERT_EQ(dpa_pdhmm_compute_scalar(&v, pairs.data(), (int32_t)cs.size(), rows, ref.data()),
-                      DPA_OK);
-            for (unsigned isa = DPA_ISA_AVX2; isa <= DPA_ISA_AVX512; isa++) {
-                if (!(have & (1u << isa))) continue;
-                dpa_pdhmm_ops ops;
-                dpa_pdhmm_select(1u << isa, &ops);
-                if (ops.isa != (dpa_isa)isa) continue;  // not compiled in
-                std::vector<double> got(cs.size());
-                ASSERT_EQ(ops.compute(&v, pairs.data(), (int32_t)cs.size(), rows, got.data()), DPA_OK);
-                for (size_t k = 0; k < cs.size(); k++)
-                    EXPECT_EQ(std::memcmp(&ref[k], &got[k], 8), 0)
-                        << ops.name << " rows " << rows << " pair " << k << ": " << ref[k] << " " << got[k];
-            }
+            SCOPED_TRACE(b == &copies ? "haplotype copied per pair" : "haplotype shared by offset");
+            kernels_match_scalar(v, pairs, rows);
         }
     }
     // through the API (the engine's order), on the pairs it accepts
@@ -390,25 +387,11 @@ TEST(Pdhmm, ImproperGapQualitiesAgreeInTheKernelsAndFailTheCall)
     };
     pdg::Batch b(cs);
     const dpa_pdhmm_batch v = b.view();
-    const int32_t pairs[3] = { 0, 1, 2 };
     for (int32_t rows = 0; rows <= 1; rows++) {
         SCOPED_TRACE("rows " + std::to_string(rows));
-        double ref[3];
-        ASSERT_EQ(dpa_pdhmm_compute_scalar(&v, pairs, 3, rows, ref), DPA_OK);
+        const std::vector<double> ref = kernels_match_scalar(v, { 0, 1, 2 }, rows);
         for (int k = 0; k < 3; k++)
             EXPECT_TRUE(std::isnan(ref[k]) || ref[k] > 0.0) << "pair " << k << ": " << ref[k];
-        const unsigned have = dpa_cpu_supported_isas();
-        for (unsigned isa = DPA_ISA_AVX2; isa <= DPA_ISA_AVX512; isa++) {
-            if (!(have & (1u << isa))) continue;
-            dpa_pdhmm_ops ops;
-            dpa_pdhmm_select(1u << isa, &ops);
-            if (ops.isa != (dpa_isa)isa) continue;  // not compiled in
-            double got[3];
-            ASSERT_EQ(ops.compute(&v, pairs, 3, rows, got), DPA_OK);
-            for (int k = 0; k < 3; k++)
-                EXPECT_EQ(std::memcmp(&ref[k], &got[k], 8), 0)
-                    << ops.name << " pair " << k << ": " << ref[k] << " " << got[k];
-        }
         Ctx ctx("");
         dpa_pdhmm_params p;
         dpa_pdhmm_params_init(&p);
