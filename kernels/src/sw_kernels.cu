@@ -367,6 +367,30 @@ __device__ void fill(const uint8_t *ref, int n, const uint8_t *alt, int m, const
     }
 }
 
+/* The fills of rare pairs: alternates with more than SW_KMAX distinct bases (no substitution
+ * table) and pairs long enough to need GATK's cutoff. Called, not inlined: inlining all 32
+ * fills (and the 8 twin fills) into the one persistent kernel made cicc spend ~7 of the
+ * ~8.5 minutes this file took for one architecture on a 2-core machine (~3x the total of
+ * every other .cu file), and CI compiles it for three targets. The common fill (DNA, no
+ * cutoff) and the twin fill stay inlined, so the hot loops' code is unchanged;
+ * SW_RARE_NOINLINE 0 inlines everything again (measurement variant). */
+#ifndef SW_RARE_NOINLINE
+#define SW_RARE_NOINLINE 1
+#endif
+#if SW_RARE_NOINLINE
+#define SW_RARE_ATTR __noinline__
+#else
+#define SW_RARE_ATTR __forceinline__
+#endif
+template <int R, bool CUT, bool TAB>
+__device__ SW_RARE_ATTR void fill_rare(const uint8_t *ref, int n, const uint8_t *alt, int m,
+                                       const dpa_sw_kparams &p, uint32_t *tb, int2 *HV,
+                                       int32_t *bottom, int32_t *lastcol, int lane, int strips,
+                                       sw_warp_smem *sm, int nsym)
+{
+    fill<R, CUT, TAB>(ref, n, alt, m, p, tb, HV, bottom, lastcol, lane, strips, sm, nsym);
+}
+
 /* The twin fill only where its 16-bit DPX instructions are native (sm_90 on): elsewhere each
  * is emulated by several instructions, which would cost more than the twin saves, and
  * leaving it out keeps the fat binary's build time (12 architectures) in bounds. */
@@ -653,12 +677,17 @@ __device__ __forceinline__ void fill_pair(const dpa_sw_desc &dsc, const uint8_t 
         }
     }
     const bool cut = needs_cutoff(p, n, m);
-#define SW_FILL2(R, CUT)                                                                           \
-    (nsym <= SW_KMAX                                                                               \
-         ? fill<R, CUT, true>(ref, n, fill_alt, m, p, tb, HV, bottom, lastcol, lane, strips, sm,   \
-                              nsym)                                                                \
-         : fill<R, CUT, false>(ref, n, alt, m, p, tb, HV, bottom, lastcol, lane, strips, sm, 0))
-#define SW_FILL(R) (cut ? SW_FILL2(R, true) : SW_FILL2(R, false))
+#define SW_FILL(R)                                                                                 \
+    (!cut && nsym <= SW_KMAX                                                                       \
+         ? fill<R, false, true>(ref, n, fill_alt, m, p, tb, HV, bottom, lastcol, lane, strips, sm, \
+                                nsym)                                                              \
+         : cut && nsym <= SW_KMAX                                                                  \
+               ? fill_rare<R, true, true>(ref, n, fill_alt, m, p, tb, HV, bottom, lastcol, lane,   \
+                                          strips, sm, nsym)                                        \
+               : cut ? fill_rare<R, true, false>(ref, n, alt, m, p, tb, HV, bottom, lastcol, lane, \
+                                                 strips, sm, 0)                                    \
+                     : fill_rare<R, false, false>(ref, n, alt, m, p, tb, HV, bottom, lastcol,     \
+                                                  lane, strips, sm, 0))
     switch (rows) { /* rows is 1..8 (sw_cuda.h) */
     case 1: SW_FILL(1); break;
     case 2: SW_FILL(2); break;
@@ -670,7 +699,6 @@ __device__ __forceinline__ void fill_pair(const dpa_sw_desc &dsc, const uint8_t 
     default: SW_FILL(8); break;
     }
 #undef SW_FILL
-#undef SW_FILL2
     int p1, p2, seg;
     start_cell(n, m, p.overhang, bottom, lastcol, lane, &p1, &p2, &seg);
     __syncwarp(); /* the text overwrites lastcol */

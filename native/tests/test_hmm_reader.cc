@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 extern "C" {
 #include "common/status.h"
@@ -93,6 +94,30 @@ TEST(HmmReader, ResidueCodes) {
     EXPECT_EQ(dpa_hmm_residue_code('-'), -1);
     EXPECT_EQ(dpa_hmm_residue_code('1'), -1);
     EXPECT_EQ(dpa_hmm_residue_code('.'), -1);
+}
+
+// Every byte against Easel's amino order string (esl_alphabet.c: "ACDEFGHIKLMNPQRSTVWY-BJZOUX*~",
+// the gap '-' refused by our callers), upper and lower case letters alike.
+TEST(HmmReader, ResidueCodeTableMatchesEaselOrderForEveryByte) {
+    const std::string order = "ACDEFGHIKLMNPQRSTVWY-BJZOUX*~";
+    for (int b = 0; b < 256; b++) {
+        int want = -1;
+        const int up = (b >= 'a' && b <= 'z') ? b - 'a' + 'A' : b;
+        const size_t at = b == 0 ? std::string::npos : order.find((char)up);
+        if (at != std::string::npos && up != '-') want = (int)at;
+        EXPECT_EQ(dpa_hmm_residue_code((unsigned char)b), want) << "byte " << b;
+    }
+    const std::string seq = "ACDy*~BxU";
+    std::vector<uint8_t> dsq(seq.size(), 0xff);
+    int64_t bad = -7;
+    ASSERT_EQ(dpa_hmm_digitize((const uint8_t *)seq.data(), (int64_t)seq.size(), dsq.data(), &bad), DPA_OK);
+    EXPECT_EQ(bad, -7);
+    const std::vector<uint8_t> want = { 0, 1, 2, 19, 27, 28, 21, 26, 25 };
+    EXPECT_EQ(dsq, want);
+    const std::string wrong = "ACD-EF1";
+    ASSERT_EQ(dpa_hmm_digitize((const uint8_t *)wrong.data(), (int64_t)wrong.size(), nullptr, &bad),
+              DPA_ERR_INVALID_ARG);
+    EXPECT_EQ(bad, 3) << "the first offender";
 }
 
 }  // namespace

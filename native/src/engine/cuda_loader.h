@@ -28,6 +28,8 @@ void dpa_cuda_unload(dpa_cuda *cuda);
 /* Leaves out the entries of workloads whose CUDA kernels have not yet run on a GPU (the
  * engine's list in cuda_loader.c), noting them in cuda->unverified. */
 void dpa_cuda_drop_unverified(dpa_cuda *cuda);
+/* The mechanism behind it: leaves out the entries of the workloads in mask (bit = id). */
+void dpa_cuda_drop_workloads(dpa_cuda *cuda, uint32_t mask);
 /* Devices that are still in service (not retired after a fault). */
 int32_t dpa_cuda_usable_devices(const dpa_cuda *cuda, int32_t *list, int32_t max);
 /* A workload's entry table (NULL: no GPU, or no kernels for it in this library). */

@@ -309,7 +309,8 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
     for (int32_t i = 0; i < batch->num_seqs; i++) {
         job.dsq_off[i] = pos;
         const uint8_t *s = batch->residues + (batch->lengths[i] ? batch->offsets[i] : 0);
-        for (int32_t k = 0; k < batch->lengths[i]; k++) job.dsq[pos + k] = (uint8_t)dpa_hmm_residue_code(s[k]);
+        int64_t bad = 0;
+        (void)dpa_hmm_digitize(s, batch->lengths[i], job.dsq + pos, &bad); /* validated above */
         pos += batch->lengths[i];
     }
     {

@@ -42,5 +42,8 @@ void dpa_hmm_models_free(dpa_hmm_model *models, int32_t count);
  * a residue symbol hmmsearch scores: only ACDEFGHIKLMNPQRSTVWY BJZOUX '*' '~' are accepted
  * ('-', '.', '_', digits and everything else are rejected by the callers). */
 int dpa_hmm_residue_code(unsigned char c);
+/* dsq[k] = dpa_hmm_residue_code(s[k]) for k < n (dsq may be NULL: check only); at the first
+ * byte that is not a residue, *bad = its index and DPA_ERR_INVALID_ARG (no message set). */
+dpa_status dpa_hmm_digitize(const uint8_t *s, int64_t n, uint8_t *dsq, int64_t *bad);
 
 #endif

@@ -37,14 +37,14 @@ DPA_API dpa_status dpa_hmm_filter_validate(const dpa_hmm_seq_batch *b, const dpa
         if (!b->residues) return dpa_fail(DPA_ERR_NULL_ARG, "hmm-filter: batch residues is NULL");
         if (b->offsets[i] < 0) return dpa_fail(DPA_ERR_INVALID_ARG, "hmm-filter: sequence %d: offset %lld < 0", i, (long long)b->offsets[i]);
         const uint8_t *s = b->residues + b->offsets[i];
-        for (int32_t j = 0; j < L; j++)
-            if (dpa_hmm_residue_code(s[j]) < 0) {
-                unsigned char c = s[j];
-                return dpa_fail(DPA_ERR_INVALID_ARG,
-                                "hmm-filter: sequence %d, position %d: byte 0x%02x ('%c') is not an amino-acid symbol "
-                                "(ACDEFGHIKLMNPQRSTVWY BJZOUX * ~, any case)",
-                                i, j + 1, c, c >= 32 && c < 127 ? c : '?');
-            }
+        int64_t j = 0;
+        if (dpa_hmm_digitize(s, L, NULL, &j) != DPA_OK) {
+            unsigned char c = s[j];
+            return dpa_fail(DPA_ERR_INVALID_ARG,
+                            "hmm-filter: sequence %d, position %lld: byte 0x%02x ('%c') is not an amino-acid symbol "
+                            "(ACDEFGHIKLMNPQRSTVWY BJZOUX * ~, any case)",
+                            i, (long long)(j + 1), c, c >= 32 && c < 127 ? c : '?');
+        }
     }
     return DPA_OK;
 }
