@@ -261,18 +261,40 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
         dpa_hmm_filter_params_init(&defaults);
         params = &defaults;
     }
-    dpa_status st = dpa_hmm_filter_validate(batch, params);
-    if (st) return st;
-    const int64_t n = (int64_t)profiles->count * batch->num_seqs;
-    if (n > INT32_MAX)
-        return dpa_fail(DPA_ERR_LIMIT, "hmm-filter: %d models x %d sequences = %lld pairs exceeds %d per call",
-                        profiles->count, batch->num_seqs, (long long)n, INT32_MAX);
-    if (results_len != n)
-        return dpa_fail(DPA_ERR_INVALID_ARG, "hmm-filter: results_len = %lld, expected %d models x %d sequences = %lld",
-                        (long long)results_len, profiles->count, batch->num_seqs, (long long)n);
-    if (n > 0 && !results) return dpa_fail(DPA_ERR_NULL_ARG, "dpa_hmm_filter_compute: results is NULL");
+    /* Validation and digitising in one pass over the residues (at hundreds of millions of
+     * residues the calling thread's passes were most of a GPU call); nothing else is
+     * written before every check has passed. */
     hmm_job job;
     memset(&job, 0, sizeof job);
+    if (batch && batch->num_seqs > 0 && batch->lengths) {
+        int64_t total = 0;
+        for (int32_t i = 0; i < batch->num_seqs; i++)
+            if (batch->lengths[i] > 0) total += batch->lengths[i];
+        job.dsq = malloc((size_t)(total > 0 ? total : 1));
+        job.dsq_off = malloc(sizeof *job.dsq_off * (size_t)batch->num_seqs);
+        if (!job.dsq || !job.dsq_off) {
+            free(job.dsq);
+            free(job.dsq_off);
+            return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %lld residues", (long long)total);
+        }
+    }
+    dpa_status st = dpa_hmm_filter_validate_digitize(batch, params, job.dsq, job.dsq_off);
+    if (st) goto cleanup;
+    const int64_t n = (int64_t)profiles->count * batch->num_seqs;
+    if (n > INT32_MAX) {
+        st = dpa_fail(DPA_ERR_LIMIT, "hmm-filter: %d models x %d sequences = %lld pairs exceeds %d per call",
+                      profiles->count, batch->num_seqs, (long long)n, INT32_MAX);
+        goto cleanup;
+    }
+    if (results_len != n) {
+        st = dpa_fail(DPA_ERR_INVALID_ARG, "hmm-filter: results_len = %lld, expected %d models x %d sequences = %lld",
+                      (long long)results_len, profiles->count, batch->num_seqs, (long long)n);
+        goto cleanup;
+    }
+    if (n > 0 && !results) {
+        st = dpa_fail(DPA_ERR_NULL_ARG, "dpa_hmm_filter_compute: results is NULL");
+        goto cleanup;
+    }
     select_ssv(ctx->cfg.isa_mask, &job);
     if (stats) {
         memset(stats, 0, sizeof *stats);
@@ -292,26 +314,14 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
     dpa_sched_result res;
     /* A GPU-forced call with no usable GPU fails here, before anything is written. */
     dpa_sched_call probe = { 0, 0, params->backend, job.isa };
-    if ((st = dpa_sched_run(ctx, &hmm_filter_workload, &job, &probe, &res)) != DPA_OK || n == 0) return st;
+    if ((st = dpa_sched_run(ctx, &hmm_filter_workload, &job, &probe, &res)) != DPA_OK || n == 0) goto cleanup;
 
-    int64_t total = 0;
-    for (int32_t i = 0; i < batch->num_seqs; i++) total += batch->lengths[i];
-    job.dsq = malloc((size_t)(total > 0 ? total : 1));
-    job.dsq_off = malloc(sizeof *job.dsq_off * (size_t)batch->num_seqs);
     job.keys = malloc(sizeof *job.keys * (size_t)n);
     job.order = malloc(sizeof *job.order * (size_t)n);
     job.gmodels = malloc(sizeof *job.gmodels * (size_t)(profiles->count > 0 ? profiles->count : 1));
-    if (!job.dsq || !job.dsq_off || !job.keys || !job.order || !job.gmodels) {
+    if (!job.keys || !job.order || !job.gmodels) {
         st = dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %lld pairs", (long long)n);
         goto cleanup;
-    }
-    int64_t pos = 0;
-    for (int32_t i = 0; i < batch->num_seqs; i++) {
-        job.dsq_off[i] = pos;
-        const uint8_t *s = batch->residues + (batch->lengths[i] ? batch->offsets[i] : 0);
-        int64_t bad = 0;
-        (void)dpa_hmm_digitize(s, batch->lengths[i], job.dsq + pos, &bad); /* validated above */
-        pos += batch->lengths[i];
     }
     {
         /* length parameters once per distinct L (logf and friends: ~100 ns each, too much to
