@@ -152,6 +152,24 @@ TEST_F(HmmApi, RejectsBeforeWork) {
     bad.seqs = {"AC1EF"};
     bad.build();
     expect_fail(DPA_ERR_INVALID_ARG, &bad.b, &p, 1, "sequence 0, position 3");
+    {
+        // Residues are checked on the context's threads in blocks of ~1 M: with bad bytes in two
+        // blocks, the message still names the first bad sequence, as a serial check would.
+        Batch many;
+        many.seqs.assign(40, std::string(100000, 'A'));
+        many.seqs[30][7] = '-';
+        many.seqs[12][99999] = '9';
+        many.build();
+        std::vector<dpa_hmm_filter_result> r40(40);
+        std::memset(r40.data(), 0xAB, sizeof(dpa_hmm_filter_result) * 40);
+        EXPECT_EQ(dpa_hmm_filter_compute(ctx, prof, &many.b, &p, r40.data(), 40, nullptr), DPA_ERR_INVALID_ARG);
+        EXPECT_NE(std::string(dpa_last_error()).find("sequence 12, position 100000: byte 0x39 ('9')"),
+                  std::string::npos) << dpa_last_error();
+        const std::vector<unsigned char> untouched(sizeof(dpa_hmm_filter_result) * 40, 0xAB);
+        EXPECT_EQ(std::memcmp(untouched.data(), r40.data(), untouched.size()), 0) << "results written on failure";
+        EXPECT_EQ(dpa_hmm_filter_validate(&many.b, &p), DPA_ERR_INVALID_ARG);
+        EXPECT_NE(std::string(dpa_last_error()).find("sequence 12, position 100000"), std::string::npos);
+    }
     bad.seqs = {std::string(100001, 'A')};
     bad.build();
     expect_fail(DPA_ERR_LIMIT, &bad.b, &p, 1, "exceeds 100000");

@@ -45,9 +45,10 @@ int dpa_hmm_residue_code(unsigned char c);
 /* dsq[k] = dpa_hmm_residue_code(s[k]) for k < n (dsq may be NULL: check only); at the first
  * byte that is not a residue, *bad = its index and DPA_ERR_INVALID_ARG (no message set). */
 dpa_status dpa_hmm_digitize(const uint8_t *s, int64_t n, uint8_t *dsq, int64_t *bad);
-/* dpa_hmm_filter_validate's checks in one pass that also digitises every sequence into dsq
- * (sequence i at dsq_off[i], back to back) when dsq and dsq_off are not NULL (hmm_validate.c). */
-dpa_status dpa_hmm_filter_validate_digitize(const dpa_hmm_seq_batch *b, const dpa_hmm_filter_params *p,
-                                            uint8_t *dsq, int64_t *dsq_off);
+/* dpa_hmm_filter_validate in two parts (hmm_validate.c), so that the batch call can check
+ * and digitise the residues on its threads: every check but the residue bytes, and the
+ * message for residue pos of sequence seq. */
+dpa_status dpa_hmm_filter_validate_shape(const dpa_hmm_seq_batch *b, const dpa_hmm_filter_params *p);
+dpa_status dpa_hmm_filter_residue_error(const dpa_hmm_seq_batch *b, int32_t seq, int64_t pos);
 
 #endif

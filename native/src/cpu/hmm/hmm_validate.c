@@ -11,10 +11,7 @@
 
 static int threshold_ok(double v) { return isfinite(v) && v > 0.0 && v <= 1.0; }
 
-/* Every check; with dsq, also digitises the residues into it (dsq_off[i] = sequence i's
- * start, lengths summed): the batch call's one pass over the residues. */
-dpa_status dpa_hmm_filter_validate_digitize(const dpa_hmm_seq_batch *b, const dpa_hmm_filter_params *p,
-                                            uint8_t *dsq, int64_t *dsq_off) {
+dpa_status dpa_hmm_filter_validate_shape(const dpa_hmm_seq_batch *b, const dpa_hmm_filter_params *p) {
     if (!b) return dpa_fail(DPA_ERR_NULL_ARG, "hmm-filter: batch is NULL");
     if (p) {
         if (!threshold_ok(p->F1)) return dpa_fail(DPA_ERR_INVALID_ARG, "hmm-filter: F1 = %g is outside (0, 1]", p->F1);
@@ -30,10 +27,8 @@ dpa_status dpa_hmm_filter_validate_digitize(const dpa_hmm_seq_batch *b, const dp
     if (b->num_seqs == 0) return DPA_OK;
     if (!b->offsets || !b->lengths)
         return dpa_fail(DPA_ERR_NULL_ARG, "hmm-filter: batch %s is NULL", b->offsets ? "lengths" : "offsets");
-    int64_t pos = 0;
     for (int32_t i = 0; i < b->num_seqs; i++) {
         const int32_t L = b->lengths[i];
-        if (dsq_off) dsq_off[i] = pos;
         if (L < 0) return dpa_fail(DPA_ERR_INVALID_ARG, "hmm-filter: sequence %d: length %d < 0", i, L);
         if (L > DPA_HMM_MAX_SEQ_LENGTH)
             return dpa_fail(DPA_ERR_LIMIT, "hmm-filter: sequence %d: length %d exceeds %d (hmmsearch's limit)", i, L,
@@ -41,20 +36,25 @@ dpa_status dpa_hmm_filter_validate_digitize(const dpa_hmm_seq_batch *b, const dp
         if (L == 0) continue;
         if (!b->residues) return dpa_fail(DPA_ERR_NULL_ARG, "hmm-filter: batch residues is NULL");
         if (b->offsets[i] < 0) return dpa_fail(DPA_ERR_INVALID_ARG, "hmm-filter: sequence %d: offset %lld < 0", i, (long long)b->offsets[i]);
-        const uint8_t *s = b->residues + b->offsets[i];
-        int64_t j = 0;
-        if (dpa_hmm_digitize(s, L, dsq ? dsq + pos : NULL, &j) != DPA_OK) {
-            unsigned char c = s[j];
-            return dpa_fail(DPA_ERR_INVALID_ARG,
-                            "hmm-filter: sequence %d, position %lld: byte 0x%02x ('%c') is not an amino-acid symbol "
-                            "(ACDEFGHIKLMNPQRSTVWY BJZOUX * ~, any case)",
-                            i, (long long)(j + 1), c, c >= 32 && c < 127 ? c : '?');
-        }
-        pos += L;
     }
     return DPA_OK;
 }
 
+dpa_status dpa_hmm_filter_residue_error(const dpa_hmm_seq_batch *b, int32_t seq, int64_t pos) {
+    const unsigned char c = b->residues[b->offsets[seq] + pos];
+    return dpa_fail(DPA_ERR_INVALID_ARG,
+                    "hmm-filter: sequence %d, position %lld: byte 0x%02x ('%c') is not an amino-acid symbol "
+                    "(ACDEFGHIKLMNPQRSTVWY BJZOUX * ~, any case)",
+                    seq, (long long)(pos + 1), c, c >= 32 && c < 127 ? c : '?');
+}
+
 DPA_API dpa_status dpa_hmm_filter_validate(const dpa_hmm_seq_batch *b, const dpa_hmm_filter_params *p) {
-    return dpa_hmm_filter_validate_digitize(b, p, NULL, NULL);
+    dpa_status st = dpa_hmm_filter_validate_shape(b, p);
+    if (st) return st;
+    for (int32_t i = 0; i < b->num_seqs; i++) {
+        int64_t j = 0;
+        if (b->lengths[i] > 0 && dpa_hmm_digitize(b->residues + b->offsets[i], b->lengths[i], NULL, &j) != DPA_OK)
+            return dpa_hmm_filter_residue_error(b, i, j);
+    }
+    return DPA_OK;
 }
