@@ -112,11 +112,11 @@ void pipeline(const Row &r, const dpa_hmm_filter_opts &o, int *pm, int *pb, int 
 void compare_rows(const std::string &hmm, const std::string &fa, const std::vector<Row> &rows, uint64_t seed,
                   bool expect_passes);
 
-void compare_all(uint64_t seed, int nmodels, int nseq, int maxlen) {
+void compare_all(uint64_t seed, int nmodels, int nseq, int maxlen, bool expect_passes = true) {
     std::string hmm, fa, why;
     std::vector<Row> rows;
     if (!oracle_rows(seed, nmodels, nseq, maxlen, &hmm, &fa, &rows, &why)) GTEST_SKIP() << "hmm oracle: " << why;
-    compare_rows(hmm, fa, rows, seed, true);
+    compare_rows(hmm, fa, rows, seed, expect_passes);
 }
 
 void compare_rows(const std::string &hmm, const std::string &fa, const std::vector<Row> &rows, uint64_t seed,
@@ -293,7 +293,10 @@ TEST(HmmOracle, LongTargets) { compare_all(11, 4, 12, 100000); }
 TEST(HmmOracle, FreshSeed) {
     const uint64_t seed = std::random_device{}() % 1000000;
     std::printf("[hmm oracle] fresh seed %llu\n", (unsigned long long)seed);
-    compare_all(seed, 12, 40, 1500);
+    // Every pair must still equal HMMER's; that the data reach every filter outcome is the
+    // fixed seeds' job (FixedSeedManyModels asserts it): a fresh seed can leave the Viterbi
+    // filter with no survivor (seed 408338, CI 2026-11-28: 11 MSV survivors, 0 Viterbi).
+    compare_all(seed, 12, 40, 1500, false);
 }
 
 }  // namespace
