@@ -246,25 +246,28 @@ static void select_ssv(unsigned allowed, hmm_job *j) {
  * is reported, so the message names the same sequence as the serial check would. At 200 M
  * residues the one serial pass was about a third of a GPU call. */
 #define DIG_BLOCK ((int64_t)1 << 20)
+typedef struct dig_bad {
+    int32_t seq; /* the block's first bad sequence, or -1 */
+    int64_t pos;
+} dig_bad;
 typedef struct dig_job {
     const dpa_hmm_seq_batch *b;
     uint8_t *dsq;
     const int64_t *dsq_off;
     const int32_t *first; /* block k: sequences [first[k], first[k + 1]) */
-    int32_t *bad_seq;     /* per block: first bad sequence, or -1 */
-    int64_t *bad_pos;
+    dig_bad *bad;
 } dig_job;
 
 static void dig_block(void *arg, int64_t k) {
     dig_job *d = arg;
-    d->bad_seq[k] = -1;
+    d->bad[k].seq = -1;
     for (int32_t i = d->first[k]; i < d->first[k + 1]; i++) {
         const int32_t L = d->b->lengths[i];
         if (L == 0) continue;
         int64_t j = 0;
         if (dpa_hmm_digitize(d->b->residues + d->b->offsets[i], L, d->dsq + d->dsq_off[i], &j) != DPA_OK) {
-            d->bad_seq[k] = i;
-            d->bad_pos[k] = j;
+            d->bad[k].seq = i;
+            d->bad[k].pos = j;
             return;
         }
     }
@@ -272,46 +275,35 @@ static void dig_block(void *arg, int64_t k) {
 
 static dpa_status check_and_digitize(dpa_context *ctx, const dpa_hmm_seq_batch *b, uint8_t *dsq,
                                      int64_t *dsq_off) {
-    int64_t pos = 0, nblocks = 0, in_block = 0;
+    /* at most one block per sequence */
+    int32_t *first = malloc(sizeof *first * ((size_t)b->num_seqs + 1));
+    if (!first) return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %d sequences", b->num_seqs);
+    int64_t pos = 0, in_block = 0, nblocks = 0;
+    first[0] = 0;
     for (int32_t i = 0; i < b->num_seqs; i++) {
         dsq_off[i] = pos;
         pos += b->lengths[i];
         in_block += b->lengths[i];
         if (in_block >= DIG_BLOCK || i == b->num_seqs - 1) {
-            nblocks++;
+            first[++nblocks] = i + 1;
             in_block = 0;
         }
     }
-    int32_t *first = malloc(sizeof *first * (size_t)(nblocks + 1));
-    int32_t *bad_seq = malloc(sizeof *bad_seq * (size_t)(nblocks > 0 ? nblocks : 1));
-    int64_t *bad_pos = malloc(sizeof *bad_pos * (size_t)(nblocks > 0 ? nblocks : 1));
-    if (!first || !bad_seq || !bad_pos) {
+    dig_bad *bad = malloc(sizeof *bad * (size_t)nblocks);
+    if (!bad) {
         free(first);
-        free(bad_seq);
-        free(bad_pos);
         return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %lld residue blocks", (long long)nblocks);
     }
-    int64_t k = 0;
-    in_block = 0;
-    first[0] = 0;
-    for (int32_t i = 0; i < b->num_seqs; i++) {
-        in_block += b->lengths[i];
-        if (in_block >= DIG_BLOCK || i == b->num_seqs - 1) {
-            first[++k] = i + 1;
-            in_block = 0;
-        }
-    }
-    dig_job d = { b, dsq, dsq_off, first, bad_seq, bad_pos };
+    dig_job d = { b, dsq, dsq_off, first, bad };
     dpa_pool_run(ctx->pool, nblocks, dig_block, &d);
     dpa_status st = DPA_OK;
-    for (k = 0; k < nblocks; k++)
-        if (bad_seq[k] >= 0) {
-            st = dpa_hmm_filter_residue_error(b, bad_seq[k], bad_pos[k]);
+    for (int64_t k = 0; k < nblocks; k++)
+        if (bad[k].seq >= 0) {
+            st = dpa_hmm_filter_residue_error(b, bad[k].seq, bad[k].pos);
             break;
         }
     free(first);
-    free(bad_seq);
-    free(bad_pos);
+    free(bad);
     return st;
 }
 
@@ -352,8 +344,8 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
             free(job.dsq_off);
             return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %lld residues", (long long)total);
         }
+        if ((st = check_and_digitize(ctx, batch, job.dsq, job.dsq_off))) goto cleanup;
     }
-    if (batch->num_seqs > 0 && (st = check_and_digitize(ctx, batch, job.dsq, job.dsq_off))) goto cleanup;
     const int64_t n = (int64_t)profiles->count * batch->num_seqs;
     if (n > INT32_MAX) {
         st = dpa_fail(DPA_ERR_LIMIT, "hmm-filter: %d models x %d sequences = %lld pairs exceeds %d per call",
