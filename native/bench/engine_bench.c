@@ -263,6 +263,17 @@ static int bench_xdrop(dpa_context *ctx, int32_t len, int32_t n, int backend, in
         tp[i] = mid;
         sl[i] = 17;
     }
+    /* the same pairs for LOGAN's demo (tools/peers/build-logan.sh): seqV posV seqH posH strand */
+    const char *logan = getenv("XDROP_EXPORT_LOGAN");
+    if (logan != NULL) {
+        FILE *f = fopen(logan, "w");
+        if (f == NULL) die(logan);
+        for (int32_t i = 0; i < n; i++) {
+            fprintf(f, "%.*s\t%d\t%.*s\t%d\tn\n", (int)ql[i], (const char *)qb + qo[i], qp[i],
+                    (int)tl[i], (const char *)tb + to[i], tp[i]);
+        }
+        if (fclose(f) != 0) die(logan);
+    }
     const dpa_xdrop_batch b = { n, qb, qo, ql, tb, to, tl, qp, tp, sl, strands };
     dpa_xdrop_params p;
     dpa_xdrop_params_init(&p);
@@ -297,7 +308,8 @@ int main(int argc, char **argv)
     if (argc != 5 && argc != 6) {
         fprintf(stderr, "usage: engine_bench pairhmm FILE.in BACKEND REPS\n"
                         "       engine_bench sw hap|read PAIRS BACKEND REPS\n"
-                        "       engine_bench xdrop LEN PAIRS BACKEND REPS\n");
+                        "       engine_bench xdrop LEN PAIRS BACKEND REPS\n"
+                        "(xdrop: XDROP_EXPORT_LOGAN=FILE also writes the pairs in LOGAN's demo format)\n");
         return 2;
     }
     const int xd = !strcmp(argv[1], "xdrop");
