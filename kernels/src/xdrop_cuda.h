@@ -46,6 +46,8 @@ extern "C" {
 cudaError_t dpa_xd_launch(const uint8_t *q, const uint8_t *t, const dpa_xd_task *tasks,
                           int32_t ntasks, dpa_xd_res *res, int32_t *ws, int64_t stride,
                           int32_t warps, uint32_t *counter, dpa_xd_kparams p, cudaStream_t stream);
+/* xdrop_kernels.cu: letters to Dna5 codes in place (A C G T any case, U = T: 0-3; else 4). */
+cudaError_t dpa_xd_encode(uint8_t *s, int64_t n, cudaStream_t stream);
 /* Warps of the kernel one SM holds at once (0 if the query fails). */
 int dpa_xd_resident_warps_per_sm(void);
 

@@ -11,7 +11,8 @@
  * and the scalar state (band, best, ranges) is held identically by every lane. The three
  * anti-diagonals live in the warp's global workspace, indexed by column like the CPU's, so a
  * read never leaves what this side wrote (xdrop_sweep.h) and nothing is cleared between
- * tasks. __syncwarp orders one step's stores before the next step's loads.
+ * tasks. __syncwarp orders one step's stores before the next step's loads. The sequences
+ * arrive as Dna5 codes (dpa_xd_encode, run once per unit over its device copy).
  */
 #include "xdrop_cuda.h"
 
@@ -26,11 +27,19 @@ __device__ __forceinline__ int code_of(uint32_t b)
     return l == 'a' ? 0 : l == 'c' ? 1 : l == 'g' ? 2 : (l == 't' || l == 'u') ? 3 : 4;
 }
 
+/* The device copies hold codes (dpa_xd_encode ran over them). */
 __device__ __forceinline__ int elem(const uint8_t *__restrict__ s, int64_t base, int32_t i,
                                     int32_t step, int32_t comp)
 {
-    const int c = code_of(s[base + (int64_t)i * step]);
+    const int c = s[base + (int64_t)i * step];
     return comp && c < 4 ? 3 - c : c;
+}
+
+__global__ void xd_encode_kernel(uint8_t *s, int64_t n)
+{
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (int64_t)gridDim.x * blockDim.x)
+        s[i] = (uint8_t)code_of(s[i]);
 }
 
 __device__ __forceinline__ int32_t warp_max(int32_t v)
@@ -173,6 +182,15 @@ xd_kernel(const uint8_t *__restrict__ q, const uint8_t *__restrict__ t,
         if (lane == 0) res[k] = r;
         __syncwarp(); /* the next task reuses the workspace */
     }
+}
+
+cudaError_t dpa_xd_encode(uint8_t *s, int64_t n, cudaStream_t stream)
+{
+    if (n <= 0) return cudaSuccess;
+    int64_t blocks = (n + 255) / 256;
+    if (blocks > 4096) blocks = 4096;
+    xd_encode_kernel<<<(unsigned)blocks, 256, 0, stream>>>(s, n);
+    return cudaGetLastError();
 }
 
 cudaError_t dpa_xd_launch(const uint8_t *q, const uint8_t *t, const dpa_xd_task *tasks,

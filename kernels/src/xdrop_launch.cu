@@ -1,11 +1,20 @@
 /*
- * xdrop_launch.cu — host side of the CUDA X-drop: copies the bytes of the call's sequences
- * once (the range of the batch's query buffer the pairs use, and the target buffer's, one
- * copy when both are the same buffer: many seeds share a read), then per chunk of pairs lays
- * out two side tasks per pair exactly as the CPU's batch loop does (cpu/xdrop/xdrop_pairs.c:
- * left on the prefixes read backwards, right on the suffixes, the reverse strand's target
- * read backwards and complemented), runs the kernel, and assembles the seven outputs from
- * the two sides and the seed's own score (summed here, on the host, as the CPU does).
+ * xdrop_launch.cu — host side of the CUDA X-drop: puts the unit's sequences on the device
+ * once, turns their letters into Dna5 codes there, then per chunk of pairs lays out two side
+ * tasks per pair exactly as the CPU's batch loop does (cpu/xdrop/xdrop_pairs.c: left on the
+ * prefixes read backwards, right on the suffixes, the reverse strand's target read backwards
+ * and complemented), runs the kernel, and assembles the seven outputs from the two sides and
+ * the seed's own score (summed here, on the host, as the CPU does).
+ *
+ * The sequences go over in one of two ways, whichever moves fewer bytes:
+ *   - range: the span of the batch's query buffer the unit's pairs use, and the target
+ *     buffer's (one copy when both are the same buffer: many seeds share a read). Right for
+ *     a unit of neighbouring pairs, or seeds that share reads;
+ *   - gather: each pair's query and target, packed through the slot's pinned staging in
+ *     halves of STAGE_HALF bytes (one half filled while the other is in flight). The
+ *     scheduler orders pairs by cost and gives each GPU feeder a share of that order, so a
+ *     unit's pairs are spread over the whole batch: a range copy then moved the whole input
+ *     once per unit (4 units a GPU: ~4x the bytes, pageable) and several GPUs did not scale.
  *
  * Device buffer (the slot's, grown and kept): sequences | tasks | results | counter |
  * workspace. The workspace is three anti-diagonals of the longest side query + 2 columns
@@ -15,14 +24,24 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cpu/xdrop/xdrop.h"
 #include "xdrop_cuda.h"
 
 #define ALIGN 256
 #define CHUNK_PAIRS ((int64_t)1 << 18)
+/* > 2 x the longest sequence (2^20 - 1, dpa_xdrop_validate), so a pair always fits a half */
+#define STAGE_HALF ((size_t)8 << 20)
 
 static size_t align_up(size_t x) { return (x + ALIGN - 1) & ~(size_t)(ALIGN - 1); }
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 /* The side of a pair as the CPU lays it out: element 0 at byte offset `at` of its buffer. */
 static void set_side(dpa_xd_task *k, int64_t qat, int32_t qlen, int32_t qstep, int64_t tat,
@@ -59,7 +78,9 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
                               int64_t *cells, dpa_cuda_err *err)
 {
     dpa_status status = DPA_OK;
-    int64_t qlo = INT64_MAX, qhi = 0, tlo = INT64_MAX, thi = 0, swept = 0;
+    const double t0 = b->timing ? now_s() : 0;
+    double t_seq = 0, t_kernel = 0;
+    int64_t qlo = INT64_MAX, qhi = 0, tlo = INT64_MAX, thi = 0, swept = 0, need = 0;
     int32_t maxq = 0;
     for (int64_t k = 0; k < n; k++) {
         const int32_t i = pairs[k];
@@ -68,6 +89,7 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
         if (qo + batch->query_lengths[i] > qhi) qhi = qo + batch->query_lengths[i];
         if (to < tlo) tlo = to;
         if (to + batch->target_lengths[i] > thi) thi = to + batch->target_lengths[i];
+        need += (int64_t)batch->query_lengths[i] + batch->target_lengths[i];
         const int32_t ql = batch->qpos[i], qr = batch->query_lengths[i] - batch->qpos[i] -
                                                 batch->seed_lengths[i];
         if (ql > maxq) maxq = ql;
@@ -76,8 +98,10 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
     /* one copy when queries and targets share a buffer (the Java API stores each read once) */
     const int shared = batch->query_bases == batch->target_bases;
     const int64_t lo = shared ? (qlo < tlo ? qlo : tlo) : qlo;
-    const int64_t qbytes = (shared ? (qhi > thi ? qhi : thi) : qhi) - lo;
-    const int64_t tbytes = shared ? 0 : thi - tlo;
+    const int64_t range_q = (shared ? (qhi > thi ? qhi : thi) : qhi) - lo;
+    const int64_t range_t = shared ? 0 : thi - tlo;
+    const int gather = b->xdrop_copy >= 0 ? b->xdrop_copy : need < range_q + range_t;
+    const int64_t qbytes = gather ? need : range_q, tbytes = gather ? 0 : range_t;
     const int64_t tbase0 = shared ? lo : tlo; /* target buffer offset of the device copy's byte 0 */
     const int64_t chunk = n < CHUNK_PAIRS ? n : CHUNK_PAIRS;
     const int64_t stride = ((int64_t)maxq + 2 + 31) / 32 * 32;
@@ -90,6 +114,14 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
     if (seq_bytes > (size_t)(d->info.total_memory / 2))
         return dpa_cuda_fail_msg(err, DPA_ERR_LIMIT, "dpa_cuda xdrop: the call's sequences "
                                  "exceed half of the device's memory");
+    /* gather: per pair, the device offsets of its query's and its target's element 0 */
+    int64_t *gofs = NULL;
+    if (gather) {
+        gofs = (int64_t *)dpa_cuda_slot_scratch(s, sizeof(int64_t) * 2 * (size_t)n);
+        if (!gofs)
+            return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "dpa_cuda xdrop: out of host "
+                                     "memory for the gathered sequences' offsets");
+    }
     DPA_CUDA_TRY(err, cudaSetDevice(d->cuda_id));
     {
         int64_t warps = (int64_t)d->sms * dpa_xd_resident_warps_per_sm();
@@ -100,11 +132,11 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
         /* whole blocks: every warp the grid starts has its workspace */
         warps = (warps + DPA_XD_WARPS_PER_BLOCK - 1) / DPA_XD_WARPS_PER_BLOCK * DPA_XD_WARPS_PER_BLOCK;
         const size_t ws_off = seq_bytes + task_bytes + res_bytes + ALIGN;
-        status = dpa_cuda_slot_reserve(s, ws_off + (size_t)warps * per_warp, task_bytes + res_bytes,
-                                       err);
+        status = dpa_cuda_slot_reserve(s, ws_off + (size_t)warps * per_warp,
+                                       task_bytes + res_bytes + (gather ? 2 * STAGE_HALF : 0), err);
         if (status != DPA_OK) goto cleanup;
         uint8_t *dbase = (uint8_t *)s->dbuf;
-        uint8_t *dq = dbase, *dt = shared ? dbase : dbase + align_up((size_t)qbytes);
+        uint8_t *dq = dbase, *dt = shared || gather ? dbase : dbase + align_up((size_t)qbytes);
         dpa_xd_task *dtask = (dpa_xd_task *)(dbase + seq_bytes);
         dpa_xd_res *dres = (dpa_xd_res *)(dbase + seq_bytes + task_bytes);
         uint32_t *dcounter = (uint32_t *)(dbase + seq_bytes + task_bytes + res_bytes);
@@ -112,19 +144,59 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
         dpa_xd_task *htask = (dpa_xd_task *)s->hbuf;
         const dpa_xd_res *hres = (const dpa_xd_res *)((uint8_t *)s->hbuf + task_bytes);
         const dpa_xd_kparams kp = { params->match, params->mismatch, params->gap, params->xdrop };
-        if (qbytes > 0)
-            DPA_CUDA_TRY(err, cudaMemcpyAsync(dq, batch->query_bases + lo, (size_t)qbytes,
-                                              cudaMemcpyHostToDevice, s->stream));
-        if (tbytes > 0)
-            DPA_CUDA_TRY(err, cudaMemcpyAsync(dt, batch->target_bases + tlo, (size_t)tbytes,
-                                              cudaMemcpyHostToDevice, s->stream));
+        if (gather) {
+            uint8_t *stage = (uint8_t *)s->hbuf + task_bytes + res_bytes;
+            int half = 0, pending[2] = { 0, 0 };
+            size_t used = 0;
+            int64_t dcur = 0;
+            for (int64_t k = 0; k < n; k++) {
+                const int32_t i = pairs[k];
+                const int32_t ql = batch->query_lengths[i], tl = batch->target_lengths[i];
+                if (used + (size_t)ql + (size_t)tl > STAGE_HALF) {
+                    DPA_CUDA_TRY(err, cudaMemcpyAsync(dq + dcur, stage + half * STAGE_HALF, used,
+                                                      cudaMemcpyHostToDevice, s->stream));
+                    pending[half] = 1;
+                    dcur += (int64_t)used;
+                    used = 0;
+                    half ^= 1;
+                    if (pending[half]) { /* its copy is older than the one just issued */
+                        DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
+                        pending[0] = pending[1] = 0;
+                    }
+                }
+                uint8_t *h = stage + half * STAGE_HALF + used;
+                memcpy(h, batch->query_bases + batch->query_offsets[i], (size_t)ql);
+                memcpy(h + ql, batch->target_bases + batch->target_offsets[i], (size_t)tl);
+                gofs[2 * k] = dcur + (int64_t)used;
+                gofs[2 * k + 1] = dcur + (int64_t)used + ql;
+                used += (size_t)ql + (size_t)tl;
+            }
+            if (used > 0)
+                DPA_CUDA_TRY(err, cudaMemcpyAsync(dq + dcur, stage + half * STAGE_HALF, used,
+                                                  cudaMemcpyHostToDevice, s->stream));
+        } else {
+            if (qbytes > 0)
+                DPA_CUDA_TRY(err, cudaMemcpyAsync(dq, batch->query_bases + lo, (size_t)qbytes,
+                                                  cudaMemcpyHostToDevice, s->stream));
+            if (tbytes > 0)
+                DPA_CUDA_TRY(err, cudaMemcpyAsync(dt, batch->target_bases + tlo, (size_t)tbytes,
+                                                  cudaMemcpyHostToDevice, s->stream));
+        }
+        /* letters to Dna5 codes, in place: the kernel then reads codes */
+        DPA_CUDA_TRY(err, dpa_xd_encode(dq, qbytes, s->stream));
+        if (tbytes > 0) DPA_CUDA_TRY(err, dpa_xd_encode(dt, tbytes, s->stream));
+        if (b->timing) {
+            DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
+            t_seq = now_s() - t0;
+        }
         for (int64_t k0 = 0; k0 < n; k0 += chunk) {
             const int64_t m = n - k0 < chunk ? n - k0 : chunk;
             for (int64_t k = 0; k < m; k++) {
                 const int32_t i = pairs[k0 + k];
                 const int32_t qlen = batch->query_lengths[i], tlen = batch->target_lengths[i];
                 const int32_t qpos = batch->qpos[i], tpos = batch->tpos[i], len = batch->seed_lengths[i];
-                const int64_t qo = batch->query_offsets[i] - lo, to = batch->target_offsets[i] - tbase0;
+                const int64_t qo = gather ? gofs[2 * (k0 + k)] : batch->query_offsets[i] - lo;
+                const int64_t to = gather ? gofs[2 * (k0 + k) + 1] : batch->target_offsets[i] - tbase0;
                 const int32_t qr = qlen - qpos - len, tr = tlen - tpos - len;
                 const int rev = batch->strands[i] == DPA_XDROP_REVERSE;
                 /* left: query[qpos - 1 - j]; target t[tpos - 1 - j], or complement(t[tlen - tpos + j]) */
@@ -138,6 +210,7 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
                 else
                     set_side(&htask[2 * k + 1], qo + qpos + len, qr, 1, to + tpos + len, tr, 1, 0);
             }
+            const double tk = b->timing ? now_s() : 0;
             DPA_CUDA_TRY(err, cudaMemcpyAsync(dtask, htask, sizeof *htask * 2 * (size_t)m,
                                               cudaMemcpyHostToDevice, s->stream));
             DPA_CUDA_TRY(err, cudaMemsetAsync(dcounter, 0, sizeof *dcounter, s->stream));
@@ -146,6 +219,7 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
             DPA_CUDA_TRY(err, cudaMemcpyAsync((void *)hres, dres, sizeof *hres * 2 * (size_t)m,
                                               cudaMemcpyDeviceToHost, s->stream));
             DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
+            if (b->timing) t_kernel += now_s() - tk;
             for (int64_t k = 0; k < m; k++) {
                 const int32_t i = pairs[k0 + k];
                 const dpa_xd_res L = hres[2 * k], R = hres[2 * k + 1];
@@ -167,9 +241,12 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
     }
     *cells += swept;
     if (b->timing)
-        dpa_cuda_log(b, DPA_LOG_DEBUG, "dpa_cuda xdrop: %lld pairs, %.3f G cells, %lld bytes of "
-                     "sequence, side stride %lld", (long long)n, (double)swept * 1e-9,
-                     (long long)(qbytes + tbytes), (long long)stride);
+        dpa_cuda_log(b, DPA_LOG_DEBUG, "dpaccel cuda timing: xdrop device %d, %lld pairs, %.3f G "
+                     "cells, %s %lld bytes of sequence (%lld needed): sequences %.3f ms, kernels "
+                     "%.3f ms (%.1f GCUPS), call %.3f ms", d->cuda_id, (long long)n,
+                     (double)swept * 1e-9, gather ? "gathered" : "range", (long long)(qbytes + tbytes),
+                     (long long)need, t_seq * 1e3, t_kernel * 1e3,
+                     t_kernel > 0 ? (double)swept / t_kernel * 1e-9 : 0.0, (now_s() - t0) * 1e3);
 cleanup:
     return status;
 }

@@ -215,6 +215,38 @@ TEST(CudaXdrop, SharedBufferAndPairSubset)
     EXPECT_EQ(same(bk, v, xd::params(1, -2, -2, 50), "shuffled subset", sub), 0);
 }
 
+// Both ways of putting a unit's sequences on the device (DPACCEL_CUDA_XDROP_COPY, read when
+// the backend opens): the range of the input buffers, and each pair's sequences gathered
+// through the pinned staging (more than one 8 MB staging half: ~600 seeds on reads of up to
+// 20 kb; 50 kb reads,
+// the reverse strand, a shuffled subset of a shared buffer).
+TEST(CudaXdrop, RangeAndGatherCopiesMatchScalar)
+{
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
+    const std::vector<xd::Case> cs = xd::long_read_cases(seed, 100, 6, 20000);
+    std::mt19937_64 rng(seed);
+    const std::string big = xd::random_dna(rng, 50000);
+    std::vector<xd::Case> edge = { { big, big, 25000, 25000, 17, false },
+                                   { big, xd::revcomp(big), 100, 50000 - 117, 17, true },
+                                   { "A", "A", 0, 0, 1, false } };
+    for (const char *mode : { "range", "gather" }) {
+        SCOPED_TRACE(mode);
+        setenv("DPACCEL_CUDA_XDROP_COPY", mode, 1);
+        Backend bk;
+        unsetenv("DPACCEL_CUDA_XDROP_COPY");
+        DPA_REQUIRE_GPU(bk);
+        const xd::Batch b(cs);
+        EXPECT_GT(b.qb.size() + b.tb.size(), (size_t)(8u << 20)) << "more than one staging half";
+        EXPECT_EQ(same(bk, b.view(), xd::params(1, -1, -1, 100), mode), 0);
+        std::vector<int32_t> sub = all_pairs(b.view().num_pairs);
+        std::shuffle(sub.begin(), sub.end(), rng);
+        sub.resize(sub.size() / 3 + 1);
+        EXPECT_EQ(same(bk, b.view(), xd::params(1, -2, -2, 50), "shuffled subset", sub), 0);
+        EXPECT_EQ(same_cases(bk, edge, xd::params(1, -1, -1, 1000), "50 kb reads"), 0);
+    }
+}
+
 TEST(CudaXdrop, BadArgumentsAndFaults)
 {
     Backend bk;

@@ -54,16 +54,20 @@ double dpa_cost_distance_gpu_seconds(int64_t pair_words, int64_t tiles, int32_t 
 /* X-drop: about 0.7 G cells/s per thread for the scalar sweep (SeqAn's speed, issue 21), a
  * SIMD kernel a few times that, plus ~200 cells' worth of set-up per seed; the estimate only
  * has to rank CPU against GPU, and there is no GPU kernel yet. */
+/* X-drop: cells are the workload's estimate (xdrop_workload.c: whole sides, band capped),
+ * ~1.35x the cells swept on 12%-divergent long reads at X = 100. Measured 2026-11-28 on
+ * H100 hosts (docs/BENCHMARKS.md): ~1.2 G swept cells/s per AVX-512 thread, ~260 G per
+ * H100 kernel, ~250 G per GPU for the whole unit with two feeders overlapping. */
 double dpa_cost_xdrop_cpu_seconds(int64_t cells, int64_t seeds, int32_t threads, dpa_isa isa)
 {
-    const double per_thread = isa == DPA_ISA_SCALAR ? 0.7e9 : 2e9;
+    const double per_thread = isa == DPA_ISA_SCALAR ? 0.7e9 : 1.6e9;
     return ((double)cells + 200.0 * (double)seeds) / (per_thread * (threads > 0 ? threads : 1));
 }
 
 double dpa_cost_xdrop_gpu_seconds(int64_t cells, int64_t seeds, int32_t devices)
 {
     (void)seeds;
-    return 1e-3 + (double)cells / (1e11 * (devices > 0 ? devices : 1));
+    return 1e-3 + (double)cells / (3.3e11 * (devices > 0 ? devices : 1));
 }
 
 /* PaPaRa (docs/papara.md): cost = profile cells (profiles x sites x read bases). The

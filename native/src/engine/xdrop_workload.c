@@ -1,6 +1,7 @@
 /*
- * xdrop_workload.c — dpa_xdrop_compute: check the arguments, validate the batch, hand the job
- * to the scheduler (scheduler.h) with the X-drop descriptor. Each pair writes its outputs at
+ * xdrop_workload.c — dpa_xdrop_compute: check the arguments, validate the batch (the
+ * sequences' bytes on the context's threads), hand the job to the scheduler (scheduler.h)
+ * with the X-drop descriptor. Each pair writes its outputs at
  * its own index, so nothing is packed afterwards.
  *
  * Cost of a pair (the scheduler's unit, for chunking and ordering only; stats.cells reports
@@ -28,6 +29,7 @@
 #include "engine/cost_model.h"
 #include "engine/scheduler.h"
 #include "engine/sort.h"
+#include "engine/threadpool.h"
 
 #define BAND_CAP 256
 
@@ -91,6 +93,54 @@ static const dpa_workload xdrop_workload = {
     .gpu = xdrop_gpu,
 };
 
+/* The sequences' letters, checked on the context's threads in ranges of pairs of about
+ * LETTER_BLOCK bytes; the lowest range's first bad pair is reported, so the message is the
+ * serial check's (DECISIONS 112). */
+#define LETTER_BLOCK ((int64_t)1 << 20)
+typedef struct letters_job {
+    const dpa_xdrop_batch *b;
+    const int32_t *first; /* range k: pairs [first[k], first[k + 1]) */
+    int32_t *bad;         /* range k's first bad pair, or -1 */
+} letters_job;
+
+static void letters_range(void *arg, int64_t k)
+{
+    letters_job *j = arg;
+    j->bad[k] = dpa_xdrop_first_bad_letters(j->b, j->first[k], j->first[k + 1]);
+}
+
+static dpa_status check_letters(dpa_context *ctx, const dpa_xdrop_batch *b)
+{
+    const int32_t n = b->num_pairs;
+    int32_t *first = malloc(sizeof *first * ((size_t)n + 1));
+    int32_t *bad = malloc(sizeof *bad * (size_t)n);
+    if (!first || !bad) {
+        free(first);
+        free(bad);
+        return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "xdrop: out of memory for %d pairs", n);
+    }
+    int64_t in_range = 0, ranges = 0;
+    first[0] = 0;
+    for (int32_t i = 0; i < n; i++) {
+        in_range += (int64_t)b->query_lengths[i] + b->target_lengths[i];
+        if (in_range >= LETTER_BLOCK || i == n - 1) {
+            first[++ranges] = i + 1;
+            in_range = 0;
+        }
+    }
+    letters_job j = { b, first, bad };
+    dpa_pool_run(ctx->pool, ranges, letters_range, &j);
+    dpa_status st = DPA_OK;
+    for (int64_t k = 0; k < ranges; k++)
+        if (bad[k] >= 0) {
+            st = dpa_xdrop_letters_error(b, bad[k]);
+            break;
+        }
+    free(first);
+    free(bad);
+    return st;
+}
+
 DPA_API void dpa_xdrop_params_init(dpa_xdrop_params *p)
 {
     if (!p) return;
@@ -140,8 +190,8 @@ DPA_API dpa_status dpa_xdrop_compute(dpa_context *ctx, const dpa_xdrop_batch *ba
         dpa_xdrop_params_init(&defaults);
         params = &defaults;
     }
-    dpa_status st = dpa_xdrop_validate(batch, params);
-    if (st) return st;
+    dpa_status st = dpa_xdrop_validate_shape(batch, params);
+    if (st || (batch->num_pairs > 0 && (st = check_letters(ctx, batch)))) return st;
     if (batch->num_pairs > 0 && (st = check_output(output))) return st;
     xdrop_job job;
     memset(&job, 0, sizeof job);
