@@ -42,11 +42,21 @@ __global__ void xd_encode_kernel(uint8_t *s, int64_t n)
         s[i] = (uint8_t)code_of(s[i]);
 }
 
+/* At least 16 blocks of 2 warps per SM: ptxas then keeps the sweep in 56 registers (72
+ * without the bound). Measured on an H100 (docs/lab/2026-11-28-session12.md): 2-3% faster
+ * than 72 registers; a 40-register bound (48 warps, a small spill) and taking a2[col - 1]
+ * from the lane below by shuffle (-20%) were not. */
+#define XD_MIN_BLOCKS 16
+
 __device__ __forceinline__ int32_t warp_max(int32_t v)
 {
+#if __CUDA_ARCH__ >= 800
+    return __reduce_max_sync(FULL, v); /* one redux.sync instead of five shuffles */
+#else
 #pragma unroll
     for (int o = 16; o; o >>= 1) v = max(v, __shfl_xor_sync(FULL, v, o));
     return v;
+#endif
 }
 
 /* One side (the CPU's dpa_xdrop_sweep); the result is valid in lane 0. */
@@ -164,7 +174,7 @@ __device__ dpa_xd_res sweep(const uint8_t *__restrict__ q, const uint8_t *__rest
     return r;
 }
 
-__global__ void __launch_bounds__(32 * DPA_XD_WARPS_PER_BLOCK)
+__global__ void __launch_bounds__(32 * DPA_XD_WARPS_PER_BLOCK, XD_MIN_BLOCKS)
 xd_kernel(const uint8_t *__restrict__ q, const uint8_t *__restrict__ t,
           const dpa_xd_task *__restrict__ tasks, int32_t ntasks, dpa_xd_res *__restrict__ res,
           int32_t *ws, int64_t stride, uint32_t *counter, dpa_xd_kparams p)

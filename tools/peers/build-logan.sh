@@ -12,13 +12,14 @@
 # -std=c++14, relocatable device code, OpenMP on the host), with -arch for the card.
 #
 # Then, on the GPU machine, the same seeds for both (LOGAN's scoring is fixed at +1/-1/-1 and
-# its seeds are k = 17 long, as the bench's):
+# its seeds are k = 17 long, as the bench's): tools/peers/xdrop-vs-logan.sh OUT/demo
+# build/native/engine_bench (no Java needed), or through the Java bench:
 #   java -jar java/cli/target/dpaccel.jar bench xdrop --size 100000 --xdrop 100 \
 #       --export-logan /tmp/logan-100k.txt
 #   OUT/demo /tmp/logan-100k.txt 17 100 1      # prints "Total Execution time: S"
 set -euo pipefail
 if [ $# -lt 2 ]; then
-  sed -n '2,20p' "$0" >&2
+  sed -n '2,22p' "$0" >&2
   exit 2
 fi
 src=$(cd "$1" && pwd)
