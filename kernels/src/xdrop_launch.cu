@@ -11,7 +11,8 @@
  *     buffer's (one copy when both are the same buffer: many seeds share a read). Right for
  *     a unit of neighbouring pairs, or seeds that share reads;
  *   - gather: each pair's query and target, packed through the slot's pinned staging in
- *     halves of STAGE_HALF bytes (one half filled while the other is in flight). The
+ *     halves of at most STAGE_HALF bytes (one half filled while the other's copy may still
+ *     be in flight; every second switch also waits for the copy just issued). The
  *     scheduler orders pairs by cost and gives each GPU feeder a share of that order, so a
  *     unit's pairs are spread over the whole batch: a range copy then moved the whole input
  *     once per unit (4 units a GPU: ~4x the bytes, pageable) and several GPUs did not scale.
@@ -132,8 +133,10 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
         /* whole blocks: every warp the grid starts has its workspace */
         warps = (warps + DPA_XD_WARPS_PER_BLOCK - 1) / DPA_XD_WARPS_PER_BLOCK * DPA_XD_WARPS_PER_BLOCK;
         const size_t ws_off = seq_bytes + task_bytes + res_bytes + ALIGN;
+        /* staging: two halves, each no larger than the unit needs */
+        const size_t hsz = (size_t)need < STAGE_HALF ? align_up((size_t)need) : STAGE_HALF;
         status = dpa_cuda_slot_reserve(s, ws_off + (size_t)warps * per_warp,
-                                       task_bytes + res_bytes + (gather ? 2 * STAGE_HALF : 0), err);
+                                       task_bytes + res_bytes + (gather ? 2 * hsz : 0), err);
         if (status != DPA_OK) goto cleanup;
         uint8_t *dbase = (uint8_t *)s->dbuf;
         uint8_t *dq = dbase, *dt = shared || gather ? dbase : dbase + align_up((size_t)qbytes);
@@ -146,25 +149,30 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
         const dpa_xd_kparams kp = { params->match, params->mismatch, params->gap, params->xdrop };
         if (gather) {
             uint8_t *stage = (uint8_t *)s->hbuf + task_bytes + res_bytes;
-            int half = 0, pending[2] = { 0, 0 };
+            int cur = 0, pending[2] = { 0, 0 }; /* the half being filled; copies in flight */
             size_t used = 0;
             int64_t dcur = 0;
             for (int64_t k = 0; k < n; k++) {
                 const int32_t i = pairs[k];
                 const int32_t ql = batch->query_lengths[i], tl = batch->target_lengths[i];
-                if (used + (size_t)ql + (size_t)tl > STAGE_HALF) {
-                    DPA_CUDA_TRY(err, cudaMemcpyAsync(dq + dcur, stage + half * STAGE_HALF, used,
+                if ((size_t)ql + (size_t)tl > STAGE_HALF) { /* validated input never */
+                    status = dpa_cuda_fail_msg(err, DPA_ERR_LIMIT, "dpa_cuda xdrop: a pair's "
+                                               "sequences exceed the staging half (validate first)");
+                    goto cleanup;
+                }
+                if (used + (size_t)ql + (size_t)tl > hsz) {
+                    DPA_CUDA_TRY(err, cudaMemcpyAsync(dq + dcur, stage + cur * hsz, used,
                                                       cudaMemcpyHostToDevice, s->stream));
-                    pending[half] = 1;
+                    pending[cur] = 1;
                     dcur += (int64_t)used;
                     used = 0;
-                    half ^= 1;
-                    if (pending[half]) { /* its copy is older than the one just issued */
+                    cur ^= 1;
+                    if (pending[cur]) { /* its copy is older than the one just issued */
                         DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
                         pending[0] = pending[1] = 0;
                     }
                 }
-                uint8_t *h = stage + half * STAGE_HALF + used;
+                uint8_t *h = stage + cur * hsz + used;
                 memcpy(h, batch->query_bases + batch->query_offsets[i], (size_t)ql);
                 memcpy(h + ql, batch->target_bases + batch->target_offsets[i], (size_t)tl);
                 gofs[2 * k] = dcur + (int64_t)used;
@@ -172,7 +180,7 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
                 used += (size_t)ql + (size_t)tl;
             }
             if (used > 0)
-                DPA_CUDA_TRY(err, cudaMemcpyAsync(dq + dcur, stage + half * STAGE_HALF, used,
+                DPA_CUDA_TRY(err, cudaMemcpyAsync(dq + dcur, stage + cur * hsz, used,
                                                   cudaMemcpyHostToDevice, s->stream));
         } else {
             if (qbytes > 0)

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -162,6 +163,33 @@ TEST_F(XdropBad, Seeds)
     xd::Batch b({ { "ACGT", "ACGT", 0, 0, 1, false } });
     b.strands[0] = 2;
     refuse(b, xd::params(1, -1, -1, 10), DPA_ERR_INVALID_ARG, "strands[0] = 2");
+}
+
+// Batches over the engine's 1 MB letter ranges (checked in parallel): the message names the
+// first bad pair in pair order, as one serial pass would, also when several pairs share a
+// read across range borders.
+TEST_F(XdropBad, LettersInManyRangesNameTheFirstBadPair)
+{
+    std::mt19937_64 rng(7);
+    std::vector<xd::Case> cs;
+    for (int i = 0; i < 600; i++)
+        cs.push_back({ xd::random_dna(rng, 5000), xd::random_dna(rng, 5000), 10, 10, 17, false });
+    {
+        xd::Batch b(cs);
+        b.tb[(size_t)b.to[400] + 17] = '-';
+        b.qb[(size_t)b.qo[150] + 4999] = '1';
+        refuse(b, xd::params(1, -1, -1, 10), DPA_ERR_INVALID_ARG, "pair 150: query byte 4999 = 0x31");
+    }
+    {
+        // pairs 0-299 share one good query, pairs 300-599 one bad query: 3 MB of pair bytes,
+        // each shared read scanned once
+        xd::Batch b(cs);
+        for (int i = 0; i < 600; i++) b.qo[(size_t)i] = i < 300 ? b.qo[0] : b.qo[300];
+        b.qb[(size_t)b.qo[300] + 2500] = '*';
+        refuse(b, xd::params(1, -1, -1, 10), DPA_ERR_INVALID_ARG, "pair 300: query byte 2500 = 0x2a");
+        b.qb[(size_t)b.qo[0] + 3] = '*';
+        refuse(b, xd::params(1, -1, -1, 10), DPA_ERR_INVALID_ARG, "pair 0: query byte 3 = 0x2a");
+    }
 }
 
 TEST_F(XdropBad, Sequences)

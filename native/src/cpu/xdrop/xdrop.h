@@ -58,8 +58,9 @@ typedef struct dpa_xdrop_scratch {
 /* xdrop_validate.c. dpa_xdrop_validate = validate_shape (parameters, pointers, every
  * pair's lengths, offsets, seed and strand) + the letters of every sequence. The engine
  * runs the letters itself, on its threads, over ranges of pairs: first_bad_letters returns
- * the first pair in [first, end) with a non-letter byte (-1 if none; pair `first` is always
- * scanned), letters_error sets the message for that pair. */
+ * the first pair in [first, end) with a non-letter byte (-1 if none; a sequence pair
+ * first - 1 also used is taken as scanned by the range before), letters_error sets the
+ * message for that pair. */
 dpa_status dpa_xdrop_validate_shape(const dpa_xdrop_batch *b, const dpa_xdrop_params *p);
 int32_t dpa_xdrop_first_bad_letters(const dpa_xdrop_batch *b, int32_t first, int32_t end);
 dpa_status dpa_xdrop_letters_error(const dpa_xdrop_batch *b, int32_t i);

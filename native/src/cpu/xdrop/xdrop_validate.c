@@ -74,8 +74,15 @@ dpa_status dpa_xdrop_letters_error(const dpa_xdrop_batch *b, int32_t i)
 
 int32_t dpa_xdrop_first_bad_letters(const dpa_xdrop_batch *b, int32_t first, int32_t end)
 {
+    /* a sequence pair first - 1 used was scanned by the range before (or by the one that
+     * scanned it for an earlier pair): the ranges together scan exactly what one serial
+     * pass scans */
     int64_t qoff = -1, toff = -1;
     int32_t qlen = -1, tlen = -1;
+    if (first > 0) {
+        qoff = b->query_offsets[first - 1], qlen = b->query_lengths[first - 1];
+        toff = b->target_offsets[first - 1], tlen = b->target_lengths[first - 1];
+    }
     for (int32_t i = first; i < end; i++) {
         if (b->query_offsets[i] != qoff || b->query_lengths[i] != qlen) {
             qoff = b->query_offsets[i];
