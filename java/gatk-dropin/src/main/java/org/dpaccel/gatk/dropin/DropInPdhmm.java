@@ -33,11 +33,14 @@ import org.dpaccel.pdhmm.PdhmmBatch;
  * {@code computePDHMM} (GKL's flat batch call) is served too. Threads: {@code initialize}'s
  * {@code maxNumberOfThreads}, or 1 before it; {@code -Ddpaccel.threads=N} overrides both.
  *
- * <p>Row semantics ({@code -Ddpaccel.pdhmm.rows=gkl|gatk}, default gkl): GATK 4.7 runs its PDHMM on
- * GKL 0.9.1 wherever AVX is present, and GKL starts every DP row in GATK's NORMAL column state, where
- * GATK's own Java carries the last column's state into the next row; the results differ when a
- * haplotype ends inside a deletion. The default reproduces what stock GATK 4.7 computes on an AVX
- * host; {@code gatk} gives GATK's Java values (docs/pdhmm.md).
+ * <p>Row semantics ({@code -Ddpaccel.pdhmm.rows=gkl|gatk}, default gkl): GATK's Java carries the
+ * last column's deletion state into the next DP row; GKL 0.9.1's vector kernels start every row in
+ * the NORMAL state, but only for pairs in whole groups of the vector width (8 with AVX-512, 4 with
+ * AVX2) of each batch: the last {@code n mod width} pairs of a batch, and every pair when GKL was
+ * never initialised in the JVM (its configuration then says SCALAR), run GKL's serial code, which
+ * carries the state like GATK's Java. The results differ when a haplotype ends inside a deletion.
+ * The default reproduces that pair by pair (the width GKL would pick on this CPU, GKL's batches of
+ * {@code computeLikelihoods}); {@code gatk} gives GATK's Java values everywhere (docs/pdhmm.md).
  *
  * <p>Argument checks and their messages are GKL 0.9.1's ({@code checkArraySize}: "Array %s has size
  * %d, but expected size is %d."); an error from the native side keeps dpaccel's message (GKL
@@ -51,6 +54,15 @@ public final class DropInPdhmm implements PDHMMNativeBinding {
     private static final AtomicLong PAIRS = new AtomicLong();
     private static final AtomicLong CELLS = new AtomicLong();
     private static final AtomicLong NANOS = new AtomicLong();
+
+    /*
+     * GKL 0.9.1's process-wide configuration (its ComputeConfig singleton), as far as it decides
+     * results: SCALAR (0 lanes: every pair on the serial code) until some IntelPDHMM.initialize in
+     * this JVM, then the vector width of the AVX level GKL picks, and the memory bound of its
+     * computeLikelihoods batches.
+     */
+    private static volatile int gklLanes;
+    private static volatile long gklMaxMemoryMb = 512;
 
     private PDHMMNativeBinding gkl;
     private Method gklComputePdhmm;
@@ -168,6 +180,72 @@ public final class DropInPdhmm implements PDHMMNativeBinding {
             ctx.close();
             ctx = null;
         }
+        configureGkl(args);
+    }
+
+    /** What GKL 0.9.1's initialize makes of {@code args} (its ComputeConfig.initialize). */
+    private static void configureGkl(PDHMMNativeArguments args) {
+        PDHMMNativeArguments.AVXLevel level = args == null || args.avxLevel == null
+            ? PDHMMNativeArguments.AVXLevel.FASTEST_AVAILABLE : args.avxLevel;
+        long memory = args == null ? 512 : args.getMaxMemoryInMB();
+        if (memory <= 0) {
+            throw new IllegalArgumentException("Max memory should be greater than 0.");
+        }
+        int best = cpuLanes();
+        int lanes;
+        switch (level) {
+            case AVX512 -> lanes = 8;
+            case AVX2 -> lanes = 4;
+            case SCALAR -> lanes = 0;
+            default -> lanes = best;
+        }
+        if (lanes > best) {
+            throw new IllegalStateException("Requested AVX level is not available on this system.");
+        }
+        gklLanes = lanes;
+        gklMaxMemoryMb = Math.min(memory, freeMemoryMb(memory));
+    }
+
+    /* GKL's AVX-512 test is F+DQ+BW+VL with ZMM state enabled, dpaccel's the same bundle; its
+     * AVX2 test (AVX, AVX2, SSE) is met by dpaccel's (which adds FMA and BMI). The CPU's own
+     * best, whatever DPACCEL_CPU_DISABLE says. */
+    private static int cpuLanes() {
+        try (DpaContext probe = DpaContext.create(Config.builder().threads(1).cpuDisable("").gpuDisable(true)
+            .build())) {
+            return switch (probe.isa()) {
+                case AVX512 -> 8;
+                case AVX2 -> 4;
+                default -> 0;
+            };
+        }
+    }
+
+    /* GKL bounds its memory by the free RAM at initialize (sysinfo freeram). */
+    private static long freeMemoryMb(long dflt) {
+        try {
+            java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean();
+            if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+                return sun.getFreeMemorySize() / (1024 * 1024);
+            }
+        } catch (RuntimeException | LinkageError e) {
+            LOG.log(Level.DEBUG, "dpaccel GATK drop-in: free memory unknown (" + e + ")");
+        }
+        return dflt;
+    }
+
+    /**
+     * The pairs [from, to) of one GKL batch as GKL's row semantics split them: the whole groups of
+     * its vector width first (rows start NORMAL), the rest on its serial code (state carried).
+     *
+     * @return the first pair of the carried part
+     */
+    private int carriedFrom(int from, int to) {
+        if (rows == Pdhmm.Rows.GATK) {
+            return from;
+        }
+        int lanes = gklLanes;
+        return lanes == 0 ? from : to - (to - from) % lanes;
     }
 
     private synchronized DpaContext context() {
@@ -257,10 +335,25 @@ public final class DropInPdhmm implements PDHMMNativeBinding {
             throw new IllegalArgumentException("maxReadLength must be greater than 0. Cannot perform PDHMM on empty sequence");
         }
         long t0 = System.nanoTime();
-        double[] out;
+        double[] out = new double[batchSize];
+        int carried = carriedFrom(0, batchSize);
         try {
-            out = Pdhmm.compute(context(), PdhmmBatch.ofSlots(hapBases, hapPdBases, readBases, readQual, readInsQual,
-                readDelQual, gcp, hapLengths, readLengths, maxHapLength, maxReadLength), rows, null, null);
+            for (int part = 0; part < 2; part++) {
+                int from = part == 0 ? 0 : carried, to = part == 0 ? carried : batchSize;
+                if (from == to) {
+                    continue;
+                }
+                PdhmmBatch b = from == 0 && to == batchSize
+                    ? PdhmmBatch.ofSlots(hapBases, hapPdBases, readBases, readQual, readInsQual, readDelQual, gcp,
+                        hapLengths, readLengths, maxHapLength, maxReadLength)
+                    : PdhmmBatch.ofSlots(slots(hapBases, from, to, maxHapLength), slots(hapPdBases, from, to,
+                        maxHapLength), slots(readBases, from, to, maxReadLength), slots(readQual, from, to,
+                        maxReadLength), slots(readInsQual, from, to, maxReadLength), slots(readDelQual, from, to,
+                        maxReadLength), slots(gcp, from, to, maxReadLength), java.util.Arrays.copyOfRange(hapLengths,
+                        from, to), java.util.Arrays.copyOfRange(readLengths, from, to), maxHapLength, maxReadLength);
+                double[] r = Pdhmm.compute(context(), b, part == 0 ? Pdhmm.Rows.GKL : Pdhmm.Rows.GATK, null, null);
+                System.arraycopy(r, 0, out, from, r.length);
+            }
         } catch (DpaccelException e) {
             throw new IllegalArgumentException("dpaccel PDHMM: " + e.getMessage(), e);
         }
@@ -272,6 +365,10 @@ public final class DropInPdhmm implements PDHMMNativeBinding {
         }
         CELLS.addAndGet(cells);
         return out;
+    }
+
+    private static byte[] slots(byte[] a, int from, int to, int slot) {
+        return java.util.Arrays.copyOfRange(a, from * slot, to * slot);
     }
 
     /**
@@ -305,24 +402,44 @@ public final class DropInPdhmm implements PDHMMNativeBinding {
             return;
         }
         long t0 = System.nanoTime();
-        PdhmmBatch.Builder b = PdhmmBatch.builder();
-        long cells = 0;
+        int nh = haplotypeDataArray.length, total = likelihoodArray.length;
+        // GKL's batches (JavaData): read-major pairs, as many as its memory bound allows
+        int maxRead = 0, maxHap = 0;
         for (ReadDataHolder r : readDataArray) {
-            for (HaplotypeDataHolder h : haplotypeDataArray) {
-                b.add(h.haplotypeBases, h.haplotypePDBases, r.readBases, r.readQuals, r.insertionGOP, r.deletionGOP,
-                    r.overallGCP);
-                cells += (long) h.haplotypeBases.length * r.readBases.length;
-            }
+            maxRead = Math.max(maxRead, r.readBases.length);
         }
-        double[] out;
+        for (HaplotypeDataHolder h : haplotypeDataArray) {
+            maxHap = Math.max(maxHap, h.haplotypeBases.length);
+        }
+        long perPair = 5L * maxRead + 2L * maxHap + 8 + 16;
+        int batch = (int) Math.max(1, Math.min(total, gklMaxMemoryMb * 1024 * 1024 / perPair));
+        long cells = 0;
         try {
-            out = Pdhmm.compute(context(), b.build(), rows, null, null);
+            for (int start = 0; start < total; start += batch) {
+                int end = Math.min(total, start + batch), carried = carriedFrom(start, end);
+                for (int part = 0; part < 2; part++) {
+                    int from = part == 0 ? start : carried, to = part == 0 ? carried : end;
+                    if (from == to) {
+                        continue;
+                    }
+                    PdhmmBatch.Builder b = PdhmmBatch.builder();
+                    for (int k = from; k < to; k++) {
+                        ReadDataHolder r = readDataArray[k / nh];
+                        HaplotypeDataHolder h = haplotypeDataArray[k % nh];
+                        b.add(h.haplotypeBases, h.haplotypePDBases, r.readBases, r.readQuals, r.insertionGOP,
+                            r.deletionGOP, r.overallGCP);
+                        cells += (long) h.haplotypeBases.length * r.readBases.length;
+                    }
+                    double[] out = Pdhmm.compute(context(), b.build(), part == 0 ? Pdhmm.Rows.GKL : Pdhmm.Rows.GATK,
+                        null, null);
+                    System.arraycopy(out, 0, likelihoodArray, from, out.length);
+                }
+            }
         } catch (DpaccelException e) {
             throw new IllegalArgumentException("dpaccel PDHMM: " + e.getMessage(), e);
         }
-        System.arraycopy(out, 0, likelihoodArray, 0, out.length);
         NANOS.addAndGet(System.nanoTime() - t0);
-        PAIRS.addAndGet(out.length);
+        PAIRS.addAndGet(total);
         CELLS.addAndGet(cells);
     }
 
