@@ -72,9 +72,13 @@ static dpa_status be_open(int32_t max_devices, const dpa_cuda_host *host, dpa_cu
     if (e != cudaSuccess || count <= 0) {
         if (e != cudaSuccess) {
             (void)cudaGetLastError();
-            if (err && err_len)
-                snprintf(err, err_len, "cudaGetDeviceCount failed (%s: %s): no NVIDIA driver or "
-                         "no GPU visible", cudaGetErrorName(e), cudaGetErrorString(e));
+            /* the usual case on a CPU-only machine: say it plainly, the CUDA error after */
+            if (err && err_len && (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver))
+                snprintf(err, err_len, "no NVIDIA GPU or driver on this machine (cudaGetDeviceCount: "
+                         "%s)", cudaGetErrorName(e));
+            else if (err && err_len)
+                snprintf(err, err_len, "cudaGetDeviceCount failed (%s: %s)", cudaGetErrorName(e),
+                         cudaGetErrorString(e));
         } else {
             put_err(err, err_len, "no CUDA device visible (CUDA_VISIBLE_DEVICES?)");
         }

@@ -49,7 +49,10 @@ void dpa_cuda_load(dpa_cuda *c, const dpa_cuda_host *host)
     char err[400] = "";
     dpa_status st = ops->open(0, host, &c->backend, err, sizeof err);
     if (st != DPA_OK) {
-        snprintf(c->reason, sizeof c->reason, "no usable GPU: %s", err[0] ? err : dpa_status_name(st));
+        if (err[0])
+            snprintf(c->reason, sizeof c->reason, "%s", err);
+        else
+            snprintf(c->reason, sizeof c->reason, "no usable GPU: %s", dpa_status_name(st));
         c->backend = NULL;
         dlclose(c->dl);
         c->dl = NULL;
