@@ -50,6 +50,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * {@code dpaccel} run's records must equal this run's byte for byte;</li>
  * <li>{@code dpaccel-swoff}: drop-in first with {@code DPACCEL_GATK_SW_DISABLE=1}: PairHMM on dpaccel,
  * Smith-Waterman handed to the real GKL.</li>
+ * <li>{@code dpaccel-agent}: GATK's class path alone plus {@code -javaagent:dpaccel-gatk-dropin.jar}
+ * (the stock launcher's case): records equal to the {@code dpaccel} run's.</li>
  * </ul>
  * Every call set is checked against the simulator's truth. Outputs, logs and a report are under
  * target/gatk-it/.
@@ -274,8 +276,31 @@ class GatkHaplotypeCallerIT {
         compareWithGkl(gkl, off);
     }
 
+    /**
+     * The drop-in as a Java agent ({@code -javaagent:dpaccel-gatk-dropin.jar}) with GATK's class
+     * path unchanged, GKL ahead of the drop-in's jar, as under the stock {@code gatk} launcher
+     * ({@code java -jar gatk-package-*-local.jar}, which takes no class-path prefix): the agent
+     * must put dpaccel behind GKL's class names, and the records must equal those of the drop-in
+     * first on the class path byte for byte (the same code on the same data).
+     */
     @Test
     @Order(7)
+    void javaAgentWithGatkClassPathUnchanged() throws Exception {
+        Run dpa = run("dpaccel", true, "AVX_LOGLESS_CACHING", List.of());
+        Run agent = run("dpaccel-agent", false, "AVX_LOGLESS_CACHING", List.of("-javaagent:" + dropinJar));
+        String log = Files.readString(agent.stderr);
+        assertTrue(log.contains("dpaccel GATK drop-in agent: com.intel.gkl.pairhmm.IntelPairHmm defined from the "
+            + "drop-in's jar in place of GKL's"), "no agent line in " + agent.stderr);
+        assertWentThroughDpaccel(agent, "com.intel.gkl.pairhmm.IntelPairHmm");
+        assertTrue(log.contains("dpaccel GATK drop-in: com.intel.gkl.smithwaterman.IntelSmithWaterman"),
+            "Smith-Waterman not on dpaccel under the agent: " + agent.stderr);
+        assertEquals(bodyLines(dpa.vcf), bodyLines(agent.vcf),
+            "the agent's records must equal the class-path drop-in's byte for byte");
+        log("drop-in as -javaagent with GATK's class path unchanged: records identical to the class-path drop-in");
+    }
+
+    @Test
+    @Order(8)
     void callSetsAgreeWithTruth() throws Exception {
         Map<String, VcfRecords.Rec> t = VcfRecords.read(truth);
         for (String name : List.of("gkl", "dpaccel", "gkl-fastest", "dpaccel-fastest", "java", "gkl-javasw",
@@ -374,7 +399,7 @@ class GatkHaplotypeCallerIT {
         List<String> cmd = new ArrayList<>();
         cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx" + System.getProperty("dpaccel.gatk.it.xmx", "3g"));
-        if (dropin) {
+        if (dropin || jvmProps.stream().anyMatch(a -> a.startsWith("-javaagent:"))) {
             cmd.add("-Ddpaccel.gatk.stats=" + statsFile);
         }
         cmd.addAll(jvmProps);
