@@ -193,6 +193,15 @@ public final class DropInPairHmm implements PairHMMNativeBinding {
         int threads = mode.multiThreaded ? requested : 1;
         String source = mode.multiThreaded ? "--native-pair-hmm-threads " + requested
             : "1 for AVX_LOGLESS_CACHING, as GKL; --native-pair-hmm-threads " + requested + " ignored";
+        // as GKL's OMP class: at most the processors this JVM sees, with GKL's warning
+        int avail = Runtime.getRuntime().availableProcessors();
+        if (mode.multiThreaded && requested > avail) {
+            threads = avail;
+            source = "--native-pair-hmm-threads " + requested + ", capped at the " + avail + " available processors"
+                + " as GKL does";
+            LOG.log(Level.WARNING, String.format("Using %d available threads, but %d were requested", avail,
+                requested));
+        }
         String p = System.getProperty(THREADS_PROPERTY);
         if (p != null && !p.isBlank()) {
             try {

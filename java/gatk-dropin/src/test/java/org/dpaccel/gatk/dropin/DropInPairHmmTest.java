@@ -66,6 +66,25 @@ class DropInPairHmmTest {
         }
     }
 
+    /** GKL's OMP class runs at most the processors it sees (with a warning): so does the drop-in. */
+    @Test
+    void ompThreadsCappedAtAvailableProcessorsAsGkl() throws IOException {
+        Path stats = tmp.resolve("threads.properties");
+        System.setProperty(DropInPairHmm.STATS_PROPERTY, stats.toString());
+        try {
+            Random rng = new Random(SEED + 7);
+            int avail = Runtime.getRuntime().availableProcessors();
+            run(new IntelPairHmmOMP(), avail + 3, reads(rng, 300, 8), haps(rng, 300, 2));
+            Properties p = new Properties();
+            try (Reader r = Files.newBufferedReader(stats)) {
+                p.load(r);
+            }
+            assertEquals(String.valueOf(avail), p.getProperty("threads"), p.toString());
+        } finally {
+            System.clearProperty(DropInPairHmm.STATS_PROPERTY);
+        }
+    }
+
     @Test
     void disabledHandsOverToRealGkl() {
         Random rng = new Random(SEED + 1);
