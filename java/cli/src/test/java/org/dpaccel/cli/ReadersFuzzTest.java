@@ -77,14 +77,14 @@ class ReadersFuzzTest {
         }
     }
 
-    @FuzzTest(maxDuration = "15s")
+    @FuzzTest(maxDuration = "10s")
     void pdhmmInputs(byte[] data) {
         boolean expected = data.length > 0 && (data[0] & 1) == 1;
         String text = new String(data, StandardCharsets.ISO_8859_1);
         expectCleanOutcome(() -> PdhmmInputs.read(reader(text), SRC, expected));
     }
 
-    @FuzzTest(maxDuration = "15s")
+    @FuzzTest(maxDuration = "10s")
     void xdropInputs(byte[] data) {
         String[] p = parts(data, 2);
         expectCleanOutcome(() -> {
@@ -93,13 +93,13 @@ class ReadersFuzzTest {
         });
     }
 
-    @FuzzTest(maxDuration = "15s")
+    @FuzzTest(maxDuration = "10s")
     void swPairs(byte[] data) {
         String text = new String(data, StandardCharsets.ISO_8859_1);
         expectCleanOutcome(() -> PairsTsv.read(reader(text), SRC, SwParameters.READ_TO_HAPLOTYPE));
     }
 
-    @FuzzTest(maxDuration = "15s")
+    @FuzzTest(maxDuration = "10s")
     void paparaInputs(byte[] data) {
         String[] p = parts(data, 3);
         expectCleanOutcome(() -> {
@@ -110,13 +110,13 @@ class ReadersFuzzTest {
         });
     }
 
-    @FuzzTest(maxDuration = "15s")
+    @FuzzTest(maxDuration = "10s")
     void pairHmmFiles(byte[] data) {
         String text = new String(data, StandardCharsets.ISO_8859_1);
         expectCleanOutcome(() -> PairHmmFiles.parse(reader(text), SRC));
     }
 
-    @FuzzTest(maxDuration = "15s")
+    @FuzzTest(maxDuration = "10s")
     void vcf(byte[] data) throws IOException {
         Path dir = Files.createTempDirectory("dpaccel-fuzz-vcf");
         Path f = dir.resolve("in.vcf");
@@ -129,7 +129,7 @@ class ReadersFuzzTest {
         }
     }
 
-    @FuzzTest(maxDuration = "15s")
+    @FuzzTest(maxDuration = "10s")
     void bedFileset(byte[] data) throws IOException {
         String[] p = parts(data, 3);
         Path dir = Files.createTempDirectory("dpaccel-fuzz-bed");
@@ -148,7 +148,7 @@ class ReadersFuzzTest {
         }
     }
 
-    @FuzzTest(maxDuration = "15s")
+    @FuzzTest(maxDuration = "10s")
     void paparaProfiles(byte[] data) {
         String text = new String(data, StandardCharsets.ISO_8859_1);
         expectCleanOutcome(() -> PaparaScoreCommand.parseProfiles(reader(text), SRC));
