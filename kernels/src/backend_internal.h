@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <cuda_runtime.h>
 
@@ -141,6 +142,14 @@ void dpa_cuda_dev_destroy(dpa_cuda_dev *d);
 dpa_cuda_slot *dpa_cuda_slot_acquire(dpa_cuda_dev *d, int large);
 void dpa_cuda_slot_release(dpa_cuda_dev *d, dpa_cuda_slot *s);
 /* Grows the slot's buffers to at least the sizes given (never shrinks). */
+/* Seconds on the monotonic clock (DPACCEL_CUDA_TIMING phase times). */
+static inline double dpa_cuda_now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 dpa_status dpa_cuda_slot_reserve(dpa_cuda_slot *s, size_t dbytes, size_t hbytes,
                                  dpa_cuda_err *err);
 /* Host scratch of at least bytes; NULL when out of memory. */

@@ -307,12 +307,6 @@ static void radix_sort(uint32_t *key, uint32_t *val, uint32_t *tk, uint32_t *tv,
     }
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* Layout of one chunk in the pinned buffer and on the device. */
 typedef struct chunk_layout {
@@ -579,10 +573,10 @@ static void sort_pairs(chunk_run *c, const uint8_t *tcfg)
     dpa_cuda_team_run(c->d, keys_part, pj, c->pair_parts);
     c->nwide = 0;
     for (int p = 0; p < c->pair_parts; p++) c->nwide += pj->nwide[p];
-    if (c->b->timing) c->tm[2] = now_s();
+    if (c->b->timing) c->tm[2] = dpa_cuda_now_s();
     radix_sort(c->key, c->idx, tk, tv, n);
     c->nfloat = n - c->nwide;
-    if (c->b->timing) c->tm[3] = now_s();
+    if (c->b->timing) c->tm[3] = dpa_cuda_now_s();
     dpa_cuda_team_run(c->d, desc_part, pj, c->pair_parts);
 }
 
@@ -754,7 +748,7 @@ static dpa_status finish_double(chunk_run *c, const dpa_phmm_kargs *a, int64_t *
                                           s->stream));
         if (timing) {
             DPA_CUDA_TRY(err, cudaEventRecord(s->ev[4], s->stream));
-            c->tm[6] = now_s();
+            c->tm[6] = dpa_cuda_now_s();
         }
         DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
         *flagged = c->use_float ? (int64_t)*(const int32_t *)(c->h + c->lo.count) : 0;
@@ -762,7 +756,7 @@ static dpa_status finish_double(chunk_run *c, const dpa_phmm_kargs *a, int64_t *
         if (timing) {
             DPA_CUDA_TRY(err, cudaEventRecord(s->ev[3], s->stream));
             DPA_CUDA_TRY(err, cudaEventRecord(s->ev[4], s->stream));
-            c->tm[6] = now_s();
+            c->tm[6] = dpa_cuda_now_s();
         }
         const uint64_t *hres = (const uint64_t *)(c->h + c->lo.res);
         dpa_status (*wait_fn)(dpa_cuda_slot *, const uint64_t *, int64_t, uint64_t,
@@ -834,25 +828,25 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
     c.parts = n >= TEAM_MIN_PAIRS || read_pos_total >= TEAM_MIN_READ_POS ? dpa_cuda_team_parts(d) : 1;
     c.pair_parts = n >= TEAM_MIN_PAIRS ? c.parts : 1;
     c.use_float = precision != DPA_PRECISION_DOUBLE;
-    if (b->timing) c.tm[0] = now_s();
+    if (b->timing) c.tm[0] = dpa_cuda_now_s();
     if ((status = pack_inputs(&c, err)) != DPA_OK) return status;
-    if (b->timing) c.tm[1] = now_s();
+    if (b->timing) c.tm[1] = dpa_cuda_now_s();
     sort_pairs(&c, tcfg);
-    if (b->timing) c.tm[4] = now_s();
+    if (b->timing) c.tm[4] = dpa_cuda_now_s();
     plan_warps(&c);
     if ((status = reserve_final(&c, err)) != DPA_OK) return status;
-    if (b->timing) c.tm[5] = now_s();
+    if (b->timing) c.tm[5] = dpa_cuda_now_s();
     const dpa_phmm_kargs a = kernel_args(&c);
     if ((status = launch_float(&c, &a, err)) != DPA_OK) return status;
     int64_t flagged = 0;
     if ((status = finish_double(&c, &a, &flagged, err)) != DPA_OK) return status;
-    if (b->timing) c.tm[7] = now_s();
+    if (b->timing) c.tm[7] = dpa_cuda_now_s();
     c.pj.res = (const double *)(c.h + c.lo.res);
     c.pj.out = out;
     dpa_cuda_team_run(d, scatter_part, &c.pj, c.pair_parts);
     *double_recomputes += flagged;
     if (b->timing) {
-        c.tm[8] = now_s();
+        c.tm[8] = dpa_cuda_now_s();
         log_chunk_timing(&c, flagged);
     }
     return DPA_OK;
@@ -863,7 +857,7 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
                                 int64_t n, int32_t precision, double *out,
                                 int64_t *double_recomputes, dpa_cuda_err *err)
 {
-    const double t0 = b->timing ? now_s() : 0;
+    const double t0 = b->timing ? dpa_cuda_now_s() : 0;
     dpa_status status = dpa_cuda_slot_marks(s, batch->num_reads, batch->num_haps);
     if (status != DPA_OK)
         return dpa_cuda_fail_msg(err, status, "CUDA pairhmm: out of host memory for marks");
@@ -881,7 +875,7 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
                                                                           : DPA_CUDA_SMALL_CHUNK;
     int64_t pos = 0;
     while (pos < n) {
-        const double tc = b->timing ? now_s() : 0;
+        const double tc = b->timing ? dpa_cuda_now_s() : 0;
         /* new chunk: the "seen" stamp (31 bits) */
         s->stamp = (s->stamp + 1) & 0x7fffffffu;
         if (s->stamp == 0) {
@@ -960,13 +954,13 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
                            : (estimate && est[1] < est[0]) ? 4 : 0;
         if (b->timing)
             dpa_cuda_log(b, DPA_LOG_DEBUG, "dpaccel cuda timing: chunk scan %.3f ms (est. us: fewest-instr %.1f, "
-                    "latency %.1f)", (now_s() - tc) * 1e3, est[0] / 1980.0, est[1] / 1980.0);
+                    "latency %.1f)", (dpa_cuda_now_s() - tc) * 1e3, est[0] / 1980.0, est[1] / 1980.0);
         status = run_chunk(b, d, s, batch, tasks + pos, tcfg + pos, tshift, e - pos, rp, hp,
                            nur, nuh, max_hap, precision, out, double_recomputes, err);
         if (status != DPA_OK) break;
         pos = e;
     }
     if (b->timing && status == DPA_OK)
-        dpa_cuda_log(b, DPA_LOG_DEBUG, "dpaccel cuda timing: call %.3f ms", (now_s() - t0) * 1e3);
+        dpa_cuda_log(b, DPA_LOG_DEBUG, "dpaccel cuda timing: call %.3f ms", (dpa_cuda_now_s() - t0) * 1e3);
     return status;
 }

@@ -25,7 +25,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cpu/xdrop/xdrop.h"
 #include "xdrop_cuda.h"
@@ -37,12 +36,6 @@
 
 static size_t align_up(size_t x) { return (x + ALIGN - 1) & ~(size_t)(ALIGN - 1); }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* The side of a pair as the CPU lays it out: element 0 at byte offset `at` of its buffer. */
 static void set_side(dpa_xd_task *k, int64_t qat, int32_t qlen, int32_t qstep, int64_t tat,
@@ -79,7 +72,7 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
                               int64_t *cells, dpa_cuda_err *err)
 {
     dpa_status status = DPA_OK;
-    const double t0 = b->timing ? now_s() : 0;
+    const double t0 = b->timing ? dpa_cuda_now_s() : 0;
     double t_seq = 0, t_kernel = 0;
     int64_t qlo = INT64_MAX, qhi = 0, tlo = INT64_MAX, thi = 0, swept = 0, need = 0;
     int32_t maxq = 0;
@@ -195,7 +188,7 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
         if (tbytes > 0) DPA_CUDA_TRY(err, dpa_xd_encode(dt, tbytes, s->stream));
         if (b->timing) {
             DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
-            t_seq = now_s() - t0;
+            t_seq = dpa_cuda_now_s() - t0;
         }
         for (int64_t k0 = 0; k0 < n; k0 += chunk) {
             const int64_t m = n - k0 < chunk ? n - k0 : chunk;
@@ -218,7 +211,7 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
                 else
                     set_side(&htask[2 * k + 1], qo + qpos + len, qr, 1, to + tpos + len, tr, 1, 0);
             }
-            const double tk = b->timing ? now_s() : 0;
+            const double tk = b->timing ? dpa_cuda_now_s() : 0;
             DPA_CUDA_TRY(err, cudaMemcpyAsync(dtask, htask, sizeof *htask * 2 * (size_t)m,
                                               cudaMemcpyHostToDevice, s->stream));
             DPA_CUDA_TRY(err, cudaMemsetAsync(dcounter, 0, sizeof *dcounter, s->stream));
@@ -227,7 +220,7 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
             DPA_CUDA_TRY(err, cudaMemcpyAsync((void *)hres, dres, sizeof *hres * 2 * (size_t)m,
                                               cudaMemcpyDeviceToHost, s->stream));
             DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
-            if (b->timing) t_kernel += now_s() - tk;
+            if (b->timing) t_kernel += dpa_cuda_now_s() - tk;
             for (int64_t k = 0; k < m; k++) {
                 const int32_t i = pairs[k0 + k];
                 const dpa_xd_res L = hres[2 * k], R = hres[2 * k + 1];
@@ -254,7 +247,8 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
                      "%.3f ms (%.1f GCUPS), call %.3f ms", d->cuda_id, (long long)n,
                      (double)swept * 1e-9, gather ? "gathered" : "range", (long long)(qbytes + tbytes),
                      (long long)need, t_seq * 1e3, t_kernel * 1e3,
-                     t_kernel > 0 ? (double)swept / t_kernel * 1e-9 : 0.0, (now_s() - t0) * 1e3);
+                     t_kernel > 0 ? (double)swept / t_kernel * 1e-9 : 0.0,
+                     (dpa_cuda_now_s() - t0) * 1e3);
 cleanup:
     return status;
 }

@@ -125,7 +125,7 @@ static int64_t chunk_target(const dpa_workload *w, const dpa_sched_call *call, i
     const int64_t total = call->total_cost;
     if (total < w->whole_below_cost) return total;
     int64_t target = total / ((int64_t)threads * w->chunks_per_thread);
-    if (hybrid_devices > 0 && w->gpu_seconds && w->cpu_seconds) {
+    if (hybrid_devices > 0) {
         const double tg = w->gpu_seconds(total, call->tasks, hybrid_devices);
         const double tc1 = w->cpu_seconds(total, call->tasks, 1, call->isa);
         if (tc1 > 0 && tg > 0) {

@@ -125,11 +125,8 @@ static dpa_status check_letters(dpa_context *ctx, const dpa_xdrop_batch *b)
         /* count only what the scan reads: a sequence the previous pair also used is skipped
          * (seeds on one read pair come together; counting them would cut 10,000 seeds on
          * two 600 kb reads into 10,000 ranges that each rescan both) */
-        const int newq = i == 0 || b->query_offsets[i] != b->query_offsets[i - 1] ||
-                         b->query_lengths[i] != b->query_lengths[i - 1];
-        const int newt = i == 0 || b->target_offsets[i] != b->target_offsets[i - 1] ||
-                         b->target_lengths[i] != b->target_lengths[i - 1];
-        in_range += (newq ? (int64_t)b->query_lengths[i] : 0) + (newt ? b->target_lengths[i] : 0);
+        in_range += (dpa_xdrop_new_query(b, i) ? (int64_t)b->query_lengths[i] : 0) +
+                    (dpa_xdrop_new_target(b, i) ? b->target_lengths[i] : 0);
         if (in_range >= LETTER_BLOCK || i == n - 1) {
             first[++ranges] = i + 1;
             in_range = 0;

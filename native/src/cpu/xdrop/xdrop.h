@@ -58,10 +58,21 @@ typedef struct dpa_xdrop_scratch {
 /* xdrop_validate.c. dpa_xdrop_validate = validate_shape (parameters, pointers, every
  * pair's lengths, offsets, seed and strand) + the letters of every sequence. The engine
  * runs the letters itself, on its threads, over ranges of pairs: first_bad_letters returns
- * the first pair in [first, end) with a non-letter byte (-1 if none; a sequence pair
- * first - 1 also used is taken as scanned by the range before), letters_error sets the
- * message for that pair. */
+ * the first pair in [first, end) with a non-letter byte (-1 if none; a sequence the pair
+ * before also used is taken as scanned, so ranges together scan what one serial pass
+ * scans), letters_error sets the message for that pair. */
 dpa_status dpa_xdrop_validate_shape(const dpa_xdrop_batch *b, const dpa_xdrop_params *p);
+/* Whether pair i's query (target) differs from pair i - 1's: only those are scanned. */
+static inline int dpa_xdrop_new_query(const dpa_xdrop_batch *b, int32_t i)
+{
+    return i == 0 || b->query_offsets[i] != b->query_offsets[i - 1] ||
+           b->query_lengths[i] != b->query_lengths[i - 1];
+}
+static inline int dpa_xdrop_new_target(const dpa_xdrop_batch *b, int32_t i)
+{
+    return i == 0 || b->target_offsets[i] != b->target_offsets[i - 1] ||
+           b->target_lengths[i] != b->target_lengths[i - 1];
+}
 int32_t dpa_xdrop_first_bad_letters(const dpa_xdrop_batch *b, int32_t first, int32_t end);
 dpa_status dpa_xdrop_letters_error(const dpa_xdrop_batch *b, int32_t i);
 int dpa_xdrop_all_letters(const uint8_t *s, int32_t len);

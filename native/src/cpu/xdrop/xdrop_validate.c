@@ -74,26 +74,13 @@ dpa_status dpa_xdrop_letters_error(const dpa_xdrop_batch *b, int32_t i)
 
 int32_t dpa_xdrop_first_bad_letters(const dpa_xdrop_batch *b, int32_t first, int32_t end)
 {
-    /* a sequence pair first - 1 used was scanned by the range before (or by the one that
-     * scanned it for an earlier pair): the ranges together scan exactly what one serial
-     * pass scans */
-    int64_t qoff = -1, toff = -1;
-    int32_t qlen = -1, tlen = -1;
-    if (first > 0) {
-        qoff = b->query_offsets[first - 1], qlen = b->query_lengths[first - 1];
-        toff = b->target_offsets[first - 1], tlen = b->target_lengths[first - 1];
-    }
     for (int32_t i = first; i < end; i++) {
-        if (b->query_offsets[i] != qoff || b->query_lengths[i] != qlen) {
-            qoff = b->query_offsets[i];
-            qlen = b->query_lengths[i];
-            if (!dpa_xdrop_all_letters(b->query_bases + qoff, qlen)) return i;
-        }
-        if (b->target_offsets[i] != toff || b->target_lengths[i] != tlen) {
-            toff = b->target_offsets[i];
-            tlen = b->target_lengths[i];
-            if (!dpa_xdrop_all_letters(b->target_bases + toff, tlen)) return i;
-        }
+        if (dpa_xdrop_new_query(b, i) &&
+            !dpa_xdrop_all_letters(b->query_bases + b->query_offsets[i], b->query_lengths[i]))
+            return i;
+        if (dpa_xdrop_new_target(b, i) &&
+            !dpa_xdrop_all_letters(b->target_bases + b->target_offsets[i], b->target_lengths[i]))
+            return i;
     }
     return -1;
 }
