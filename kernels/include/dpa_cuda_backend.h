@@ -59,8 +59,9 @@ typedef enum dpa_cuda_workload_id {
     DPA_CUDA_WORKLOAD_DISTANCE = 4, /* genotype distance: dpa_cuda_distance_entry */
     DPA_CUDA_WORKLOAD_HMM_FILTER = 5, /* HMMER3 SSV/MSV/Viterbi filter DP (hmm_filter_launch.cu) */
     DPA_CUDA_WORKLOAD_PAPARA = 6,     /* PaPaRa read-vs-edge scoring (dpa_cuda_papara_entry) */
-    DPA_CUDA_WORKLOAD_PDHMM = 7,      /* GATK partially-determined PairHMM (pdhmm_cuda.cu) */
-    DPA_CUDA_WORKLOAD_COUNT = 8 /* one past the largest id */
+    /* 7 was PDHMM returning log10 likelihoods (retired 2026-11-28: now the scaled sums) */
+    DPA_CUDA_WORKLOAD_PDHMM = 8,      /* GATK partially-determined PairHMM (pdhmm_cuda.cu) */
+    DPA_CUDA_WORKLOAD_COUNT = 9 /* one past the largest id */
 } dpa_cuda_workload_id;
 
 typedef struct dpa_cuda_entry_header {
@@ -148,8 +149,8 @@ typedef struct dpa_cuda_xdrop_entry {
 } dpa_cuda_xdrop_entry;
 
 /* DPA_CUDA_WORKLOAD_PDHMM. run computes the pairs pairs[0..n) of a batch that passed
- * dpa_pdhmm_validate(), on one device, writing out[pairs[k]] (log10 likelihoods, bit-identical
- * to the CPU kernels); rows is dpa_pdhmm_rows. On an error out is partly written: the caller
+ * dpa_pdhmm_validate(), on one device, writing out[pairs[k]] (the scaled sum of the last row,
+ * bit-identical to the CPU kernels: cpu/pdhmm/pdhmm.h); rows is dpa_pdhmm_rows. On an error out is partly written: the caller
  * recomputes the pairs. */
 typedef struct dpa_cuda_pdhmm_entry {
     dpa_cuda_entry_header header;

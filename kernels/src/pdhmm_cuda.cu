@@ -6,7 +6,8 @@
  * and mismatch priors), whose transcendentals would round differently in CUDA's libdevice, are
  * computed on the host with the CPU reference's own functions (cpu/pdhmm/pdhmm.h) and copied
  * over; the device only multiplies, adds and takes maxima, with __dmul_rn / __dadd_rn so nvcc
- * cannot contract them into FMAs. The final log10 is taken on the host too.
+ * cannot contract them into FMAs. Like the CPU kernels it hands back the scaled sum; the engine
+ * takes the log10.
  *
  * This first kernel is simple on purpose (not tuned, not yet run on a GPU when written): each
  * thread keeps two rows of the six matrices in global scratch, 12 * (hap_len + 1) doubles, and
@@ -211,7 +212,7 @@ extern "C" dpa_status dpa_cuda_pdhmm_run(dpa_cuda_dev *d, dpa_cuda_slot *s,
         }
         DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
         for (int i = 0; i < cn; i++)
-            out[pairs[first + i]] = log10(sums[i]) - log10(DPA_PDHMM_INITIAL);
+            out[pairs[first + i]] = sums[i];
         DPA_CUDA_TRY(err, cudaFree(dmem));
         dmem = NULL;
         free(hmem);

@@ -100,6 +100,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     p.backend = be < 200 ? -1 : be < 250 ? (be % 4) : (int32_t)(int8_t)be;
     const uint8_t rk2 = take8(&c);
     p.rows = rk2 < 120 ? 0 : rk2 < 250 ? 1 : (int32_t)(int8_t)rk2;
+    const uint8_t rs2 = take8(&c);
+    p.result = rs2 < 120 ? 0 : rs2 < 250 ? 1 : (int32_t)(int8_t)rs2;
     const int kernel = take8(&c) % 3;
     const int64_t out_len = n > 0 ? n - (take8(&c) == 17) : 0;
 
@@ -110,7 +112,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i <= MAXN; i++) out[i] = 4242.0;
     dpa_pdhmm_stats stats;
     const dpa_status st = dpa_pdhmm_compute(context(kernel), &b, &p, out, out_len, &stats);
-    const int args_ok = valid == DPA_OK && (p.rows == 0 || p.rows == 1) && p.backend >= -1 &&
+    const int args_ok = valid == DPA_OK && (p.rows == 0 || p.rows == 1) &&
+                        (p.result == 0 || p.result == 1) && p.backend >= -1 &&
                         p.backend <= DPA_BACKEND_HYBRID && p.backend != DPA_BACKEND_GPU &&
                         out_len >= (n > 0 ? n : 0);
     /* the scalar reference decides the one error validation cannot foresee: a result that is
@@ -121,8 +124,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (args_ok && n > 0) {
         for (int32_t i = 0; i < n; i++) pairs[i] = i;
         if (dpa_pdhmm_compute_scalar(&b, pairs, n, p.rows, ref) != DPA_OK) abort();
-        for (int32_t i = 0; i < n; i++)
-            if (isnan(ref[i]) || ref[i] > 0.0) proper = 0;
+        for (int32_t i = 0; i < n; i++) {
+            const double sum = ref[i];
+            ref[i] = p.result == DPA_PDHMM_RESULT_SCALED_SUM ? sum : dpa_pdhmm_log10_of(sum);
+            const double r = dpa_pdhmm_log10_of(sum);
+            if (isnan(r) || r > 0.0) proper = 0;
+        }
     }
     const int should = args_ok && proper;
     if ((st == DPA_OK) != should) abort();

@@ -512,9 +512,18 @@ typedef enum dpa_pdhmm_rows {
     DPA_PDHMM_ROWS_GATK = 0,  /* carry the state across rows: GATK's LoglessPDPairHMM */
     DPA_PDHMM_ROWS_GKL = 1    /* every row starts NORMAL: GKL 0.9.1's IntelPDHMM */
 } dpa_pdhmm_rows;
+/* What out receives. The scaled sum is for callers that must take the log10 themselves: GATK's
+ * Java takes it with Math.log10, which differs from the C library's log10 in the last bit on
+ * about 1 input in 2,000, so a JVM that wants GATK's bits takes log10(sum) - log10(2^1020)
+ * with Math.log10 (the Java facade does, for rows GATK). */
+typedef enum dpa_pdhmm_result {
+    DPA_PDHMM_RESULT_LOG10 = 0,      /* log10(sum) - log10(2^1020) with the C library's log10 */
+    DPA_PDHMM_RESULT_SCALED_SUM = 1  /* sum: the last row's M + I summed, 2^1020 x probability */
+} dpa_pdhmm_result;
 typedef struct dpa_pdhmm_params {
     int32_t backend;   /* dpa_backend for this call; -1 = the context's */
     int32_t rows;      /* dpa_pdhmm_rows */
+    int32_t result;    /* dpa_pdhmm_result */
 } dpa_pdhmm_params;
 typedef struct dpa_pdhmm_stats {
     int64_t pairs;
@@ -522,11 +531,12 @@ typedef struct dpa_pdhmm_stats {
     int64_t gpu_pairs;  /* pairs computed on a GPU */
     int32_t isa;        /* dpa_isa of the CPU kernel */
 } dpa_pdhmm_stats;
-/* backend -1, rows DPA_PDHMM_ROWS_GATK. */
+/* backend -1, rows DPA_PDHMM_ROWS_GATK, result DPA_PDHMM_RESULT_LOG10. */
 DPA_API void dpa_pdhmm_params_init(dpa_pdhmm_params *params);
 /* Checks every field; the message names the first offending field, pair and index. */
 DPA_API dpa_status dpa_pdhmm_validate(const dpa_pdhmm_batch *batch);
-/* out holds out_len >= num_pairs doubles; pair i's log10 likelihood goes to out[i]. On an
+/* out holds out_len >= num_pairs doubles; pair i's log10 likelihood (or its scaled sum, as
+ * params->result asks) goes to out[i]. On an
  * error out is untouched. params and stats may be NULL. A result above 0 or NaN (gap-open
  * qualities whose error probabilities sum past 1, or PD flags that branch so often on a short
  * pair that the paths sum past 1) fails the call with DPA_ERR_INVALID_ARG, where GATK throws.

@@ -61,6 +61,10 @@ std::vector<pdg::Case> api_accepted(const std::vector<pdg::Case> &cs)
     std::vector<double> r0(cs.size()), r1(cs.size());
     EXPECT_EQ(dpa_pdhmm_compute_scalar(&v, pairs.data(), (int32_t)cs.size(), 0, r0.data()), DPA_OK);
     EXPECT_EQ(dpa_pdhmm_compute_scalar(&v, pairs.data(), (int32_t)cs.size(), 1, r1.data()), DPA_OK);
+    for (size_t k = 0; k < cs.size(); k++) {
+        r0[k] = dpa_pdhmm_log10_of(r0[k]);
+        r1[k] = dpa_pdhmm_log10_of(r1[k]);
+    }
     std::vector<pdg::Case> kept;
     for (size_t k = 0; k < cs.size(); k++)
         if (!(std::isnan(r0[k]) || r0[k] > 0.0 || std::isnan(r1[k]) || r1[k] > 0.0)) kept.push_back(cs[k]);
@@ -71,7 +75,8 @@ std::vector<pdg::Case> api_accepted(const std::vector<pdg::Case> &cs)
 }
 
 // The scalar reference on `pairs` of v (indexed like the batch) and every SIMD kernel this CPU
-// runs, called directly rather than through the API, compared with it bit for bit.
+// runs, called directly rather than through the API, compared with it bit for bit. Kernels
+// hand back scaled sums; the result is the reference's log10 likelihoods.
 std::vector<double> kernels_match_scalar(const dpa_pdhmm_batch &v, const std::vector<int32_t> &pairs,
                                          int32_t rows)
 {
@@ -91,6 +96,7 @@ std::vector<double> kernels_match_scalar(const dpa_pdhmm_batch &v, const std::ve
                 << ops.name << " rows " << rows << " of " << pairs.size() << " pairs, pair " << k
                 << ": " << ref[(size_t)k] << " " << got[(size_t)k];
     }
+    for (int32_t k : pairs) ref[(size_t)k] = dpa_pdhmm_log10_of(ref[(size_t)k]);
     return ref;
 }
 
@@ -336,6 +342,51 @@ TEST(Pdhmm, HandDerivedSingleBase)
     // without it, "C" is a mismatch: 10^-3 / 3
     c.pd = { 0 };
     EXPECT_NEAR(compute(ctx.ctx, { c })[0], std::log10(1e-3 / 3 * 0.9), 1e-12);
+    // the scaled sum: 2^1020 times the probability
+    pdg::Batch b({ c });
+    const dpa_pdhmm_batch v = b.view();
+    dpa_pdhmm_params p;
+    dpa_pdhmm_params_init(&p);
+    EXPECT_EQ(p.result, DPA_PDHMM_RESULT_LOG10);
+    p.result = DPA_PDHMM_RESULT_SCALED_SUM;
+    double sum = 0;
+    ASSERT_EQ(dpa_pdhmm_compute(ctx.ctx, &v, &p, &sum, 1, nullptr), DPA_OK) << dpa_last_error();
+    EXPECT_NEAR(sum / std::ldexp(1.0, 1020), 1e-3 / 3 * 0.9, 1e-15);
+}
+
+// The scaled sums are what the log10 results are taken from, on every ISA: log10(sum) -
+// log10(2^1020) is the log10 result to the bit.
+TEST(Pdhmm, ScaledSumsGiveTheLog10Results)
+{
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    std::vector<pdg::Case> cs;
+    for (int k = 0; k < 97; k++)
+        cs.push_back(pdg::gatk_case(rng, std::uniform_int_distribution<int>(1, 300)(rng),
+                                    std::uniform_int_distribution<int>(1, 150)(rng), k % 3 == 0));
+    cs = api_accepted(cs);
+    pdg::Batch b(cs);
+    const dpa_pdhmm_batch v = b.view();
+    for (const char *disable : { "avx512,avx2", "avx512", "" }) {
+        Ctx ctx(disable);
+        for (int32_t rows : { DPA_PDHMM_ROWS_GATK, DPA_PDHMM_ROWS_GKL }) {
+            const std::vector<double> lg = compute(ctx.ctx, cs, nullptr, rows);
+            dpa_pdhmm_params p;
+            dpa_pdhmm_params_init(&p);
+            p.rows = rows;
+            p.result = DPA_PDHMM_RESULT_SCALED_SUM;
+            std::vector<double> sums(cs.size(), -1.0);
+            ASSERT_EQ(dpa_pdhmm_compute(ctx.ctx, &v, &p, sums.data(), (int64_t)sums.size(), nullptr),
+                      DPA_OK)
+                << dpa_last_error();
+            for (size_t k = 0; k < cs.size(); k++) {
+                const double want = std::log10(sums[k]) - std::log10(std::ldexp(1.0, 1020));
+                EXPECT_EQ(std::memcmp(&want, &lg[k], 8), 0)
+                    << disable << " rows " << rows << " pair " << k << ": " << want << " " << lg[k];
+            }
+        }
+    }
 }
 
 // Gap-open qualities whose error probabilities sum past 1 (Q0 + anything, Q3 + Q3) are not a
@@ -459,6 +510,10 @@ TEST_F(PdhmmErrors, NullsAndSizes)
     p.rows = 2;
     EXPECT_EQ(dpa_pdhmm_compute(ctx.ctx, &v, &p, out.data(), 2, nullptr), DPA_ERR_INVALID_ARG);
     EXPECT_NE(std::strstr(dpa_last_error(), "rows = 2"), nullptr) << dpa_last_error();
+    dpa_pdhmm_params_init(&p);
+    p.result = 2;
+    EXPECT_EQ(dpa_pdhmm_compute(ctx.ctx, &v, &p, out.data(), 2, nullptr), DPA_ERR_INVALID_ARG);
+    EXPECT_NE(std::strstr(dpa_last_error(), "result = 2"), nullptr) << dpa_last_error();
 }
 
 TEST_F(PdhmmErrors, Lengths)

@@ -181,6 +181,7 @@ DPA_API void dpa_pdhmm_params_init(dpa_pdhmm_params *p)
     if (!p) return;
     p->backend = -1;
     p->rows = DPA_PDHMM_ROWS_GATK;
+    p->result = DPA_PDHMM_RESULT_LOG10;
 }
 
 DPA_API dpa_status dpa_pdhmm_compute(dpa_context *ctx, const dpa_pdhmm_batch *batch,
@@ -199,6 +200,10 @@ DPA_API dpa_status dpa_pdhmm_compute(dpa_context *ctx, const dpa_pdhmm_batch *ba
     if (params->rows != DPA_PDHMM_ROWS_GATK && params->rows != DPA_PDHMM_ROWS_GKL)
         return dpa_fail(DPA_ERR_INVALID_ARG, "pdhmm params: rows = %d, must be 0 (GATK) or 1 (GKL)",
                         params->rows);
+    if (params->result != DPA_PDHMM_RESULT_LOG10 && params->result != DPA_PDHMM_RESULT_SCALED_SUM)
+        return dpa_fail(DPA_ERR_INVALID_ARG,
+                        "pdhmm params: result = %d, must be 0 (log10) or 1 (scaled sum)",
+                        params->result);
     dpa_status st = dpa_pdhmm_validate(batch);
     if (st) return st;
     const int32_t n = batch->num_pairs;
@@ -235,8 +240,12 @@ DPA_API dpa_status dpa_pdhmm_compute(dpa_context *ctx, const dpa_pdhmm_batch *ba
     if ((st = pdhmm_keys(batch, job.keys)) != DPA_OK) goto cleanup;
     call.total_cost = total;
     if ((st = dpa_sched_run(ctx, &pdhmm_workload, &job, &call, &res)) != DPA_OK) goto cleanup;
-    for (int32_t i = 0; i < n; i++)
-        if ((st = check_result(batch, i, job.results[i])) != DPA_OK) goto cleanup;
+    /* the kernels hand back scaled sums (cpu/pdhmm/pdhmm.h) */
+    for (int32_t i = 0; i < n; i++) {
+        const double r = dpa_pdhmm_log10_of(job.results[i]);
+        if ((st = check_result(batch, i, r)) != DPA_OK) goto cleanup;
+        if (params->result == DPA_PDHMM_RESULT_LOG10) job.results[i] = r;
+    }
     memcpy(out, job.results, sizeof *out * (size_t)n);
     if (stats) {
         stats->pairs = n;

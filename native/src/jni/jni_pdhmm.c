@@ -44,7 +44,8 @@ static void JNICALL pdhmm_compute(JNIEnv *env, jclass cls, jlong handle, jbyteAr
                                   jbyteArray pd, jbyteArray read, jbyteArray bq, jbyteArray iq,
                                   jbyteArray dq, jbyteArray gq, jlongArray hap_lens,
                                   jlongArray read_lens, jint hap_stride, jint read_stride,
-                                  jint backend, jint rows, jdoubleArray out, jlongArray stats_out)
+                                  jint backend, jint rows, jint result, jdoubleArray out,
+                                  jlongArray stats_out)
 {
     (void)cls;
     dpa_jni_ctx *h = (dpa_jni_ctx *)(intptr_t)handle;
@@ -100,6 +101,7 @@ static void JNICALL pdhmm_compute(JNIEnv *env, jclass cls, jlong handle, jbyteAr
         dpa_pdhmm_params_init(&p);
         p.backend = backend;
         p.rows = rows;
+        p.result = result;
         dpa_pdhmm_stats stats;
         st = dpa_pdhmm_compute(h->ctx, &b, &p, res, n, &stats);
         if (st == DPA_OK) {
@@ -119,7 +121,7 @@ static void JNICALL pdhmm_compute(JNIEnv *env, jclass cls, jlong handle, jbyteAr
 int dpa_jni_register_pdhmm(JNIEnv *env, jclass natives)
 {
     static const JNINativeMethod methods[] = {
-        { "pdhmmCompute", "(J[B[B[B[B[B[B[B[J[JIIII[D[J)V", (void *)pdhmm_compute },
+        { "pdhmmCompute", "(J[B[B[B[B[B[B[B[J[JIIIII[D[J)V", (void *)pdhmm_compute },
     };
     return (*env)->RegisterNatives(env, natives, methods, 1);
 }

@@ -4,7 +4,10 @@
  *
  * Contract of every kernel (dpa_pdhmm_kernel_fn):
  *   - the batch has passed dpa_pdhmm_validate(); kernels never see bad input;
- *   - for each of the n pair indices writes that pair's log10 likelihood to out[pair];
+ *   - for each of the n pair indices writes that pair's scaled sum to out[pair]: the sum of
+ *     M + I over the last row, 2^1020 times the probability (dpa_pdhmm_log10_of turns it
+ *     into the log10 likelihood; the engine does that once, so that a JVM caller can take
+ *     the log10 with its own Math.log10 and match GATK's Java to the bit);
  *   - double precision only, IEEE mode (no FTZ: GATK's Java never flushes), the caller's
  *     floating-point mode restored on return;
  *   - Errors: DPA_ERR_OUT_OF_MEMORY when scratch cannot be allocated (out partly written).
@@ -21,6 +24,12 @@
 /* GATK's INITIAL_CONDITION, 2^1020: D's first row starts at it over hap_len and the result
  * is log10(sum) - log10(2^1020). */
 #define DPA_PDHMM_INITIAL ldexp(1.0, 1020)
+
+/* The log10 likelihood of a kernel's scaled sum, as GKL's C code takes it. */
+static inline double dpa_pdhmm_log10_of(double scaled_sum)
+{
+    return log10(scaled_sum) - log10(DPA_PDHMM_INITIAL);
+}
 
 /* One pair, resolved to pointers. */
 typedef struct dpa_pdhmm_pair {
@@ -123,7 +132,7 @@ static inline int dpa_pdhmm_matches(uint8_t x, uint8_t y, uint8_t pd)
 /* Scalar reference on one pair; rows is dpa_pdhmm_rows. scratch holds DPA_PDHMM_REF_ROWS *
  * (hap_len + 1) doubles. */
 #define DPA_PDHMM_REF_ROWS 12
-double dpa_pdhmm_log10_scalar(const dpa_pdhmm_pair *p, int32_t rows, double *scratch);
+double dpa_pdhmm_sum_scalar(const dpa_pdhmm_pair *p, int32_t rows, double *scratch);
 
 typedef dpa_status (*dpa_pdhmm_kernel_fn)(const dpa_pdhmm_batch *batch, const int32_t *pairs,
                                           int64_t n, int32_t rows, double *out);

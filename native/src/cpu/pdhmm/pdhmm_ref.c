@@ -20,8 +20,8 @@
  * s is not reset between rows: GATK declares it outside the row loop, so the state the
  * last column leaves is the first column's state in the next row. With rows =
  * DPA_PDHMM_ROWS_GKL every row starts NORMAL instead, as GKL 0.9.1's native kernels do. Row 0: D = 2^1020 /
- * hap_len, everything else 0; column 0 is 0 in every matrix. Result: log10 of
- * sum_j (M[R][j] + I[R][j]) minus log10(2^1020).
+ * hap_len, everything else 0; column 0 is 0 in every matrix. Result: the scaled sum
+ * sum_j (M[R][j] + I[R][j]) (the log10 likelihood is its log10 minus log10(2^1020)).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +33,7 @@ enum { NORMAL, INSIDE_DEL, AFTER_DEL };
 
 static double maxd(double a, double b) { return a > b ? a : b; } /* Math.max on non-NaN */
 
-double dpa_pdhmm_log10_scalar(const dpa_pdhmm_pair *p, int32_t rows, double *scratch)
+double dpa_pdhmm_sum_scalar(const dpa_pdhmm_pair *p, int32_t rows, double *scratch)
 {
     const int32_t H = p->hap_len;
     const size_t w = (size_t)H + 1;
@@ -101,7 +101,7 @@ double dpa_pdhmm_log10_scalar(const dpa_pdhmm_pair *p, int32_t rows, double *scr
     }
     double sum = 0.0;
     for (int32_t j = 1; j <= H; j++) sum += pm[j] + pi[j];
-    return log10(sum) - log10(DPA_PDHMM_INITIAL);
+    return sum;
 }
 
 dpa_status dpa_pdhmm_compute_scalar(const dpa_pdhmm_batch *batch, const int32_t *pairs,
@@ -115,7 +115,7 @@ dpa_status dpa_pdhmm_compute_scalar(const dpa_pdhmm_batch *batch, const int32_t 
     dpa_fpenv env = dpa_fpenv_enter_f64();
     for (int64_t k = 0; k < n; k++) {
         const dpa_pdhmm_pair p = dpa_pdhmm_pair_of(batch, pairs[k]);
-        out[pairs[k]] = dpa_pdhmm_log10_scalar(&p, rows, scratch);
+        out[pairs[k]] = dpa_pdhmm_sum_scalar(&p, rows, scratch);
     }
     dpa_fpenv_leave(env);
     free(scratch);

@@ -402,7 +402,6 @@ static void PD_FN(group_run)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t h
         const double d0 = DPA_PDHMM_INITIAL / p[l].hap_len;
         for (size_t j = 0; j < cols; j++) g->del[j * PD_W + l] = d0;
     }
-    const double log10_initial = log10(DPA_PDHMM_INITIAL);
     for (int32_t i = 1; i <= rmax; i++) {
         const int set = i == 1 ? 0 : 1;
         if (uniform) {
@@ -485,7 +484,7 @@ static void PD_FN(group_run)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32_t h
             double sum = 0.0;
             for (int32_t j = 1; j <= p[l].hap_len; j++)
                 sum += g->m[(size_t)j * PD_W + l] + g->ins[(size_t)j * PD_W + l];
-            res[l] = log10(sum) - log10_initial;
+            res[l] = sum;
         }
     }
 }

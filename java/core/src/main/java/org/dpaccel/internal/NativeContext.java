@@ -253,13 +253,15 @@ public final class NativeContext implements AutoCloseable {
      * @param readStride bytes per pair in the read arrays
      * @param backend backend code, -1 = the context's
      * @param rows 0 = GATK's row-state carry, 1 = GKL's per-row reset (dpa_pdhmm_rows)
-     * @param out one log10 likelihood per pair
+     * @param result 0 = log10 likelihoods from the C library's log10, 1 = the scaled sums
+     *     (dpa_pdhmm_result: the caller takes the log10)
+     * @param out one value per pair, as {@code result} asks
      * @param stats filled with pairs, cells, GPU pairs, ISA code
      * @throws IllegalStateException if the context is closed
      */
     public void pdhmmCompute(byte[] hap, byte[] pd, byte[] read, byte[] bq, byte[] iq, byte[] dq, byte[] gq,
-        long[] hapLengths, long[] readLengths, int hapStride, int readStride, int backend, int rows, double[] out,
-        long[] stats) {
+        long[] hapLengths, long[] readLengths, int hapStride, int readStride, int backend, int rows,
+        int result, double[] out, long[] stats) {
         nonNull(hap, pd, read, bq, iq, dq, gq);
         Objects.requireNonNull(hapLengths, "hapLengths");
         Objects.requireNonNull(readLengths, "readLengths");
@@ -268,7 +270,7 @@ public final class NativeContext implements AutoCloseable {
         long h = enter();
         try {
             Natives.pdhmmCompute(h, hap, pd, read, bq, iq, dq, gq, hapLengths, readLengths, hapStride, readStride,
-                backend, rows, out, stats);
+                backend, rows, result, out, stats);
         } finally {
             exit();
         }

@@ -71,11 +71,12 @@ final class Natives {
 
     /*
      * PDHMM in GKL 0.9.1's layout: pair i owns hapStride bytes of hap/pd and readStride bytes of the
-     * five read arrays; out: one log10 likelihood per pair; stats: pairs, cells, gpuPairs, isa.
+     * five read arrays; out: one log10 likelihood (result 0) or scaled sum (result 1) per pair;
+     * stats: pairs, cells, gpuPairs, isa.
      */
     static native void pdhmmCompute(long handle, byte[] hap, byte[] pd, byte[] read, byte[] bq, byte[] iq,
         byte[] dq, byte[] gq, long[] hapLengths, long[] readLengths, int hapStride, int readStride, int backend,
-        int rows, double[] out, long[] stats);
+        int rows, int result, double[] out, long[] stats);
 
     /*
      * PaPaRa: tree as parent/length/row per node, the alignment as rows x cols characters. Shape

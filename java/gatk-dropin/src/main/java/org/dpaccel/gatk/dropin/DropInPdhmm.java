@@ -248,6 +248,14 @@ public final class DropInPdhmm implements PDHMMNativeBinding {
         return lanes == 0 ? from : to - (to - from) % lanes;
     }
 
+    /**
+     * The semantics of the carried part: GATK's Java (its Math.log10 included) in row mode gatk, GKL's
+     * serial code (the C library's log10) in row mode gkl.
+     */
+    private Pdhmm.Rows carriedRows() {
+        return rows == Pdhmm.Rows.GATK ? Pdhmm.Rows.GATK : Pdhmm.Rows.GKL_SERIAL;
+    }
+
     private synchronized DpaContext context() {
         if (!loaded) {
             load(null);
@@ -351,7 +359,7 @@ public final class DropInPdhmm implements PDHMMNativeBinding {
                         maxReadLength), slots(readInsQual, from, to, maxReadLength), slots(readDelQual, from, to,
                         maxReadLength), slots(gcp, from, to, maxReadLength), java.util.Arrays.copyOfRange(hapLengths,
                         from, to), java.util.Arrays.copyOfRange(readLengths, from, to), maxHapLength, maxReadLength);
-                double[] r = Pdhmm.compute(context(), b, part == 0 ? Pdhmm.Rows.GKL : Pdhmm.Rows.GATK, null, null);
+                double[] r = Pdhmm.compute(context(), b, part == 0 ? Pdhmm.Rows.GKL : carriedRows(), null, null);
                 System.arraycopy(r, 0, out, from, r.length);
             }
         } catch (DpaccelException e) {
@@ -430,7 +438,7 @@ public final class DropInPdhmm implements PDHMMNativeBinding {
                             r.deletionGOP, r.overallGCP);
                         cells += (long) h.haplotypeBases.length * r.readBases.length;
                     }
-                    double[] out = Pdhmm.compute(context(), b.build(), part == 0 ? Pdhmm.Rows.GKL : Pdhmm.Rows.GATK,
+                    double[] out = Pdhmm.compute(context(), b.build(), part == 0 ? Pdhmm.Rows.GKL : carriedRows(),
                         null, null);
                     System.arraycopy(out, 0, likelihoodArray, from, out.length);
                 }

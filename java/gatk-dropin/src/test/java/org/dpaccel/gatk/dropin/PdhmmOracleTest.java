@@ -110,11 +110,11 @@ class PdhmmOracleTest {
         double maxOurs = 0, maxOursGkl = 0, maxGklVsJava = 0;
         int gklOffJava = 0;
         for (int i = 0; i < want.length; i++) {
-            // -Infinity (a sum that underflowed to 0, e.g. quality-0 gaps) must match exactly
+            // the same double, -Infinity (a sum that underflowed to 0) included
             double d = got[i] == want[i] ? 0 : Math.abs(got[i] - want[i]);
             maxOurs = Math.max(maxOurs, d);
-            assertTrue(d <= 1e-9 * Math.max(1, Math.abs(want[i])),
-                "pair " + i + ": dpaccel (rows=gatk) " + got[i] + " vs GATK LoglessPDPairHMM " + want[i] + " (seed " + seed + ")");
+            assertEquals(want[i], got[i], 0.0,
+                "pair " + i + ": dpaccel (rows=gatk) vs GATK LoglessPDPairHMM (seed " + seed + ")");
             double e = gotGkl[i] == real[i] ? 0 : Math.abs(gotGkl[i] - real[i]);
             maxOursGkl = Math.max(maxOursGkl, e);
             assertTrue(e <= 1e-5, "pair " + i + ": dpaccel (rows=gkl) " + gotGkl[i] + " vs GKL 0.9.1 " + real[i]
@@ -153,7 +153,7 @@ class PdhmmOracleTest {
                 double want = gatk.of(new byte[][] { haps[h].haplotypeBases, haps[h].haplotypePDBases,
                     reads[r].readBases, reads[r].readQuals, reads[r].insertionGOP, reads[r].deletionGOP,
                     reads[r].overallGCP });
-                assertEquals(want, got[r * 4 + h], 1e-9, "read " + r + " hap " + h);
+                assertEquals(want, got[r * 4 + h], 0.0, "read " + r + " hap " + h);
             }
         }
         System.clearProperty(DropInPdhmm.ROWS_PROPERTY);
@@ -181,7 +181,17 @@ class PdhmmOracleTest {
      */
     @Test
     void regionsOfSharedHaplotypesMatchGatkJava() throws Exception {
-        regions(false);
+        regions(false, Long.getLong("dpaccel.test.seed", System.nanoTime()));
+    }
+
+    /**
+     * CI 2026-11-28: region 2 pair 45 of this seed has a scaled sum whose log10 the C library and
+     * HotSpot's Math.log10 round to neighbouring doubles (-59.82089259254923 against GATK's
+     * -59.8208925925492); row mode gatk must take GATK's.
+     */
+    @Test
+    void pairWhoseLog10TheCLibraryRoundsOtherwiseMatchesGatkJava() throws Exception {
+        regions(false, 36174568571034L);
     }
 
     /**
@@ -192,11 +202,10 @@ class PdhmmOracleTest {
      */
     @Test
     void regionsOfSharedHaplotypesMatchGkl091() throws Exception {
-        regions(true);
+        regions(true, Long.getLong("dpaccel.test.seed", System.nanoTime()));
     }
 
-    private void regions(boolean checkGkl) throws Exception {
-        long seed = Long.getLong("dpaccel.test.seed", System.nanoTime());
+    private void regions(boolean checkGkl, long seed) throws Exception {
         System.out.println("[pdhmm regions] seed " + seed + " (-Ddpaccel.test.seed=" + seed + " to repeat)");
         java.util.Random rnd = new java.util.Random(seed);
         Gatk gatk = new Gatk(160, 420);
