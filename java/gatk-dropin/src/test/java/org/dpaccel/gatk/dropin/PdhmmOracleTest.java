@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.reflect.Method;
 
 import org.broadinstitute.gatk.nativebindings.pdhmm.HaplotypeDataHolder;
+import org.dpaccel.pdhmm.Pdhmm;
 import org.broadinstitute.gatk.nativebindings.pdhmm.ReadDataHolder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -171,6 +172,67 @@ class PdhmmOracleTest {
         for (int k = 0; k < 12; k++) {
             assertEquals(real[k], gotGkl[k], 1e-5, "likelihoodArray[" + k + "] vs GKL 0.9.1");
         }
+    }
+
+    /**
+     * Every quality byte the API accepts (0..127) in every pairing that shares a constant: each
+     * (insertion, deletion) gap-open pair (GATK's matchToMatch table) and each (base quality, gap
+     * continuation) pair, on short pairs with a match, a mismatch, a SNP site and a deletion. The
+     * constants come from the C library's pow/log10/log1p here and from Math's in GATK: this
+     * checks every one of them, through results, against GATK's Java in row mode gatk, exactly.
+     */
+    @Test
+    void everyQualityCombinationMatchesGatkJava() throws Exception {
+        Gatk gatk = new Gatk(8, 8);
+        byte[] hap = "ACGTAC".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] pd = { 0, (byte) (Pdhmm.SNP | Pdhmm.T), Pdhmm.DEL_START, Pdhmm.DEL_END, 0, 0 };
+        byte[] read = "ATGAC".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        PdhmmCases ok = new PdhmmCases();
+        java.util.List<Double> want = new java.util.ArrayList<>();
+        int refused = 0;
+        for (int mode = 0; mode < 2; mode++) {
+            for (int a = 0; a < 128; a++) {
+                for (int b = 0; b < 128; b++) {
+                    byte[] q = filled(mode == 0 ? 30 : a), ins = filled(mode == 0 ? a : 45);
+                    byte[] del = filled(mode == 0 ? b : 45), gcp = filled(mode == 0 ? 10 : b);
+                    byte[][] p = { hap, pd, read, q, ins, del, gcp };
+                    try {
+                        want.add(gatk.of(p));
+                        ok.pairs.add(p);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        refused++; // none on these pairs (2026-11-28); matchesGatkJavaAndGkl091 checks refusals
+                    }
+                }
+            }
+        }
+        ok.maxHap = hap.length;
+        ok.maxRead = read.length;
+        System.setProperty(DropInPdhmm.ROWS_PROPERTY, "gatk");
+        IntelPDHMM ours = new IntelPDHMM();
+        assertTrue(ours.load(null));
+        double[] got = gatkStyle(ours, ok);
+        System.clearProperty(DropInPdhmm.ROWS_PROPERTY);
+        int off = 0;
+        String first = null;
+        for (int i = 0; i < got.length; i++) {
+            if (Double.compare(got[i], want.get(i)) != 0) {
+                off++;
+                if (first == null) {
+                    byte[][] p = ok.pairs.get(i);
+                    first = "pair " + i + " (q " + p[3][0] + " ins " + p[4][0] + " del " + p[5][0] + " gcp " + p[6][0]
+                        + "): " + got[i] + " vs GATK " + want.get(i);
+                }
+            }
+        }
+        System.out.printf("[pdhmm qualities] %d pairs compared, %d refused by GATK, %d differ%n", got.length,
+            refused, off);
+        assertEquals(0, off, first);
+    }
+
+    private static byte[] filled(int v) {
+        byte[] b = new byte[5];
+        java.util.Arrays.fill(b, (byte) v);
+        return b;
     }
 
     /**
