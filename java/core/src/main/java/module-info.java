@@ -21,6 +21,7 @@ module org.dpaccel {
     exports org.dpaccel.pairhmm;
     exports org.dpaccel.sw;
     exports org.dpaccel.gatk;
+    exports org.dpaccel.gatk.trace;
     exports org.dpaccel.distance;
     exports org.dpaccel.xdrop;
     exports org.dpaccel.pdhmm;

@@ -1,6 +1,7 @@
 package org.dpaccel.cli;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -28,7 +29,7 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
     subcommands = {BenchCommand.PairHmm.class, GenVectorsCommand.class, BenchCommand.Xdrop.class,
         BenchCommand.Distance.class, BenchCommand.Pdhmm.class, BenchCommand.Papara.class,
-        BenchCommand.HmmFilterBenchCommand.class},
+        BenchCommand.HmmFilterBenchCommand.class, BenchCommand.Trace.class},
     description = {"What dpaccel does on this machine: the PairHMM benchmark (the default; same as 'bench pairhmm') on "
         + "every backend, with a correctness check against the scalar double reference; a table on stdout, "
         + "report.html, JSON, CSV and plots in --out.",
@@ -63,6 +64,87 @@ final class BenchCommand implements Callable<Integer> {
         @Override
         public Integer call() throws IOException {
             return BenchRun.run(parent.top, common, bench);
+        }
+    }
+
+    @Command(name = "trace", mixinStandardHelpOptions = true, versionProvider = VersionInfo.class,
+        description = {"Replays a GATK drop-in trace (-Ddpaccel.gatk.trace=FILE, docs/GATK.md) on dpaccel's CPU and "
+            + "GPU and, with --gkl, on Intel GKL: the same calls, order and caller threads; every result checked "
+            + "against the recorded one; the run's wall time projected for each engine.",
+            "Exit status: 0 every engine's results within tolerance, 1 an engine differs or failed, 2 bad trace or "
+            + "usage."})
+    static final class Trace implements Callable<Integer> {
+        @ParentCommand
+        BenchCommand parent;
+
+        @picocli.CommandLine.Parameters(index = "0", paramLabel = "TRACE", description = "the trace file")
+        java.nio.file.Path file;
+
+        @Option(names = "--engines", paramLabel = "LIST", split = ",", defaultValue = "cpu,gpu,gkl",
+            description = "cpu, gpu (dpaccel's backends; gpu is left out with a note where no GPU is usable), gkl "
+                + "(needs --gkl); default ${DEFAULT-VALUE}")
+        List<String> engines;
+
+        @Option(names = "--gkl", paramLabel = "JAR",
+            description = "Intel GKL's jar, or GATK's local jar (which carries GKL), to replay on GKL beside dpaccel")
+        java.nio.file.Path gkl;
+
+        @Option(names = "--threads", paramLabel = "N", defaultValue = "0",
+            description = "PairHMM threads per engine (default: what GATK asked for in the trace)")
+        int threads;
+
+        @Option(names = "--repeat", paramLabel = "R", defaultValue = "1",
+            description = "timed passes after one warm-up pass; the fastest is reported (default ${DEFAULT-VALUE})")
+        int repeat;
+
+        @Override
+        public Integer call() throws IOException {
+            if (repeat < 0 || threads < 0) {
+                throw new ParameterException(new picocli.CommandLine(this), "--repeat and --threads must be >= 0");
+            }
+            TraceReplay t = new TraceReplay(file);
+            t.load();
+            java.util.Map<String, TraceReplay.Result> results = new java.util.LinkedHashMap<>();
+            String before = System.getProperty("dpaccel.backend");
+            try {
+                for (String e : engines) {
+                    switch (e.trim().toLowerCase(Locale.ROOT)) {
+                        case "cpu", "gpu" -> {
+                            String be = e.trim().toLowerCase(Locale.ROOT);
+                            System.setProperty("dpaccel.backend", be);
+                            try {
+                                results.put("dpaccel-" + be, t.replay(TraceReplay.dpaccel("dpaccel-" + be), threads,
+                                    repeat));
+                            } catch (org.dpaccel.DpaccelException | IOException ex) {
+                                if (!be.equals("gpu")) {
+                                    throw ex;
+                                }
+                                parent.top.err.println("note: dpaccel-gpu left out: " + ex.getMessage());
+                            }
+                        }
+                        case "gkl" -> {
+                            if (gkl == null) {
+                                if (!engines.equals(List.of("cpu", "gpu", "gkl"))) {
+                                    throw new ParameterException(new picocli.CommandLine(this),
+                                        "--engines gkl needs --gkl JAR");
+                                }
+                                parent.top.err.println("note: gkl left out: no --gkl JAR given");
+                                continue;
+                            }
+                            results.put("gkl", t.replay(TraceReplay.gkl(gkl, t.gklPairHmmClass()), threads, repeat));
+                        }
+                        default -> throw new ParameterException(new picocli.CommandLine(this),
+                            "--engines: '" + e + "' is not cpu, gpu or gkl");
+                    }
+                }
+            } finally {
+                if (before == null) {
+                    System.clearProperty("dpaccel.backend");
+                } else {
+                    System.setProperty("dpaccel.backend", before);
+                }
+            }
+            return t.report(parent.top.out, results) ? ExitCodes.OK : ExitCodes.INTERNAL;
         }
     }
 

@@ -184,6 +184,7 @@ public final class DropInPairHmm implements PairHMMNativeBinding {
             throw new IllegalStateException("dpaccel GATK drop-in: " + mode.gklClass
                 + " has neither dpaccel nor Intel GKL to run on (see the log line of load())");
         }
+        DropInTrace.pairHmmInit(mode.gklClass, args);
         if (!dpa) {
             d.initialize(args);
             return;
@@ -240,6 +241,7 @@ public final class DropInPairHmm implements PairHMMNativeBinding {
         d.computeLikelihoods(readDataArray, haplotypeDataArray, likelihoodArray);
         long dt = System.nanoTime() - t0;
         DropInStats.record(readDataArray, haplotypeDataArray, dt);
+        DropInTrace.pairHmm(readDataArray, haplotypeDataArray, likelihoodArray, t0, dt);
     }
 
     @Override

@@ -140,6 +140,7 @@ public final class DropInSmithWaterman implements SWAlignerNativeBinding {
         SWNativeAlignerResult r = d.align(ref, alt, parameters, overhangStrategy);
         long dt = System.nanoTime() - t0;
         DropInStats.recordSw(ref.length, alt.length, dt);
+        DropInTrace.sw(ref, alt, parameters, overhangStrategy, r, t0, dt);
         return r;
     }
 

@@ -135,7 +135,7 @@ class DropInPairHmmTest {
         return b;
     }
 
-    private static HaplotypeDataHolder[] haps(Random rng, int len, int n) {
+    static HaplotypeDataHolder[] haps(Random rng, int len, int n) {
         byte[] ref = bases(new Random(SEED * 31), len);
         HaplotypeDataHolder[] h = new HaplotypeDataHolder[n];
         for (int i = 0; i < n; i++) {
@@ -147,7 +147,7 @@ class DropInPairHmmTest {
         return h;
     }
 
-    private static ReadDataHolder[] reads(Random rng, int hapLen, int n) {
+    static ReadDataHolder[] reads(Random rng, int hapLen, int n) {
         byte[] ref = bases(new Random(SEED * 31), hapLen);
         ReadDataHolder[] r = new ReadDataHolder[n];
         for (int i = 0; i < n; i++) {

@@ -1,0 +1,344 @@
+package org.dpaccel.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.broadinstitute.gatk.nativebindings.pairhmm.HaplotypeDataHolder;
+import org.broadinstitute.gatk.nativebindings.pairhmm.PairHMMNativeArguments;
+import org.broadinstitute.gatk.nativebindings.pairhmm.PairHMMNativeBinding;
+import org.broadinstitute.gatk.nativebindings.pairhmm.ReadDataHolder;
+import org.broadinstitute.gatk.nativebindings.smithwaterman.SWAlignerNativeBinding;
+import org.broadinstitute.gatk.nativebindings.smithwaterman.SWNativeAlignerResult;
+import org.broadinstitute.gatk.nativebindings.smithwaterman.SWOverhangStrategy;
+import org.broadinstitute.gatk.nativebindings.smithwaterman.SWParameters;
+import org.dpaccel.gatk.DpaPairHmm;
+import org.dpaccel.gatk.DpaSmithWaterman;
+import org.dpaccel.gatk.trace.TraceFormatException;
+import org.dpaccel.gatk.trace.TraceReader;
+import org.dpaccel.gatk.trace.TraceRecord;
+
+/**
+ * {@code dpaccel bench trace}: replays a GATK drop-in trace (docs/GATK.md, "HaplotypeCaller
+ * traces") on dpaccel and, given its jar, on Intel GKL: the same calls in the same order on one
+ * replay thread per recorded caller thread, each result checked against the recorded one, and the
+ * run's wall time projected for each engine as recorded wall - trace writing - recorded kernel
+ * time + replayed kernel time, kernel times taken on the caller thread that spent the most time in
+ * kernels (HaplotypeCaller has one).
+ */
+final class TraceReplay {
+    /** log10 likelihoods may differ this much between engines (dpaccel vs GKL float: 1e-5, docs/GATK.md). */
+    static final double TOLERANCE = 1e-4;
+
+    private final Path file;
+    private String origin;
+    private final List<TraceRecord> calls = new ArrayList<>();
+    private TraceRecord.PairHmmInit init;
+    private TraceRecord.End end;
+    private long pairs, cells, pairHmmCalls, swCalls, swCells;
+
+    TraceReplay(Path file) {
+        this.file = file;
+    }
+
+    /** Reads the whole trace; a damaged one is a BadInputException naming record and field. */
+    void load() throws IOException {
+        try (TraceReader r = TraceReader.open(file)) {
+            origin = r.origin();
+            for (TraceRecord t; (t = r.next()) != null;) {
+                if (t instanceof TraceRecord.PairHmmInit i) {
+                    init = init == null ? i : init;
+                } else if (t instanceof TraceRecord.End e) {
+                    end = e;
+                } else {
+                    calls.add(t);
+                    if (t instanceof TraceRecord.PairHmm p) {
+                        pairHmmCalls++;
+                        pairs += p.out().length;
+                        long rl = 0, hl = 0;
+                        for (byte[][] read : p.reads()) {
+                            rl += read[0].length;
+                        }
+                        for (byte[] h : p.haps()) {
+                            hl += h.length;
+                        }
+                        cells += rl * hl;
+                    } else if (t instanceof TraceRecord.Sw s) {
+                        swCalls++;
+                        swCells += (long) s.ref().length * s.alt().length;
+                    }
+                }
+            }
+        } catch (TraceFormatException e) {
+            throw new BadInputException(e.getMessage());
+        }
+    }
+
+    /** The PairHMM and SW implementations one engine replays on. */
+    record Engine(String name, PairHMMNativeBinding pairHmm, SWAlignerNativeBinding sw) {
+    }
+
+    /** What one engine did: kernel nanos per recorded thread, and the check's outcome. */
+    static final class Result {
+        final Map<Long, long[]> nanos = new LinkedHashMap<>(); // thread -> {pairhmm, sw}
+        long exact, differing, swMismatch;
+        double maxDiff;
+        String firstProblem;
+    }
+
+    static Engine dpaccel(String name) {
+        return new Engine(name, new DpaPairHmm(), new DpaSmithWaterman());
+    }
+
+    /**
+     * Intel GKL from its jar (or GATK's local jar, which carries it): every {@code com.intel.gkl}
+     * class comes from that jar even where another copy (the GATK drop-in's) is on the class path,
+     * the bindings interfaces from this program, so GKL's objects are the bindings GATK would use.
+     */
+    static Engine gkl(Path jar, String pairHmmClass) throws IOException {
+        if (!java.nio.file.Files.isRegularFile(jar)) {
+            throw new BadInputException("--gkl " + jar + ": no such file");
+        }
+        URLClassLoader l = new GklLoader(jar.toUri().toURL(), TraceReplay.class.getClassLoader());
+        try {
+            Class<?> p = Class.forName(pairHmmClass, true, l);
+            Class<?> s = Class.forName("com.intel.gkl.smithwaterman.IntelSmithWaterman", true, l);
+            return new Engine("gkl", (PairHMMNativeBinding) p.getConstructor().newInstance(),
+                (SWAlignerNativeBinding) s.getConstructor().newInstance());
+        } catch (ClassNotFoundException e) {
+            throw new BadInputException("--gkl " + jar + ": no Intel GKL in it (" + e.getMessage() + " not found)");
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new BadInputException("--gkl " + jar + ": cannot instantiate Intel GKL: " + e);
+        }
+    }
+
+    /** Child-first for com.intel.gkl classes, parent-first for everything else. */
+    private static final class GklLoader extends URLClassLoader {
+        GklLoader(URL jar, ClassLoader parent) {
+            super(new URL[] { jar }, parent);
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (!name.startsWith("com.intel.gkl.")) {
+                return super.loadClass(name, resolve);
+            }
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> c = findLoadedClass(name);
+                if (c == null) {
+                    c = findClass(name);
+                }
+                if (resolve) {
+                    resolveClass(c);
+                }
+                return c;
+            }
+        }
+    }
+
+    String gklPairHmmClass() {
+        return init == null ? "com.intel.gkl.pairhmm.IntelPairHmmOMP" : init.gklClass();
+    }
+
+    /**
+     * Replays every call on {@code e}: one warm-up pass, then {@code repeats} timed passes (the
+     * fastest kept per thread); results checked on the first timed pass.
+     */
+    Result replay(Engine e, int threads, int repeats) throws IOException {
+        if (!e.pairHmm().load(null) && pairHmmCalls > 0) {
+            throw new IOException(e.name() + ": PairHMM load() returned false");
+        }
+        if (swCalls > 0 && !e.sw().load(null)) {
+            throw new IOException(e.name() + ": Smith-Waterman load() returned false");
+        }
+        PairHMMNativeArguments a = new PairHMMNativeArguments();
+        a.maxNumberOfThreads = threads > 0 ? threads : init == null ? 1 : init.maxThreads();
+        a.useDoublePrecision = init != null && init.doublePrecision();
+        e.pairHmm().initialize(a);
+        Map<Long, List<Object[]>> byThread = new LinkedHashMap<>();
+        for (TraceRecord t : calls) {
+            long thread = t instanceof TraceRecord.PairHmm p ? p.thread() : ((TraceRecord.Sw) t).thread();
+            byThread.computeIfAbsent(thread, k -> new ArrayList<>()).add(prepare(t));
+        }
+        Result res = new Result();
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, byThread.size()));
+        try {
+            for (int pass = 0; pass <= repeats; pass++) {
+                boolean check = pass == 1 || repeats == 0;
+                List<Future<long[]>> fs = new ArrayList<>();
+                for (List<Object[]> list : byThread.values()) {
+                    fs.add(pool.submit(() -> run(e, list, check ? res : null)));
+                }
+                int k = 0;
+                for (Map.Entry<Long, List<Object[]>> en : byThread.entrySet()) {
+                    long[] t = fs.get(k++).get();
+                    if (pass > 0 || repeats == 0) {
+                        res.nanos.merge(en.getKey(), t, (o, n) -> o[0] + o[1] <= n[0] + n[1] ? o : n);
+                    }
+                }
+            }
+        } catch (ExecutionException ex) {
+            throw new IOException(e.name() + ": a replayed call failed: " + ex.getCause(), ex.getCause());
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", ex);
+        } finally {
+            pool.shutdownNow();
+            e.pairHmm().done();
+            e.sw().close();
+        }
+        return res;
+    }
+
+    /** A call's arguments as the bindings take them, and its recorded result. */
+    private static Object[] prepare(TraceRecord t) {
+        if (t instanceof TraceRecord.PairHmm p) {
+            ReadDataHolder[] reads = new ReadDataHolder[p.reads().length];
+            for (int i = 0; i < reads.length; i++) {
+                byte[][] r = p.reads()[i];
+                ReadDataHolder d = new ReadDataHolder();
+                d.readBases = r[0];
+                d.readQuals = r[1];
+                d.insertionGOP = r[2];
+                d.deletionGOP = r[3];
+                d.overallGCP = r[4];
+                reads[i] = d;
+            }
+            HaplotypeDataHolder[] haps = new HaplotypeDataHolder[p.haps().length];
+            for (int i = 0; i < haps.length; i++) {
+                haps[i] = new HaplotypeDataHolder();
+                haps[i].haplotypeBases = p.haps()[i];
+            }
+            return new Object[] { reads, haps, p.out() };
+        }
+        TraceRecord.Sw s = (TraceRecord.Sw) t;
+        int[] sc = s.scores();
+        return new Object[] { s.ref(), s.alt(), new SWParameters(sc[0], sc[1], sc[2], sc[3]),
+            SWOverhangStrategy.values()[s.overhang()], s.cigar(), s.offset() };
+    }
+
+    private static long[] run(Engine e, List<Object[]> list, Result check) {
+        long pairNanos = 0, swNanos = 0;
+        for (Object[] c : list) {
+            if (c[0] instanceof ReadDataHolder[] reads) {
+                double[] want = (double[]) c[2];
+                double[] got = new double[want.length];
+                long t0 = System.nanoTime();
+                e.pairHmm().computeLikelihoods(reads, (HaplotypeDataHolder[]) c[1], got);
+                pairNanos += System.nanoTime() - t0;
+                if (check != null) {
+                    compare(check, want, got);
+                }
+            } else {
+                long t0 = System.nanoTime();
+                SWNativeAlignerResult r = e.sw().align((byte[]) c[0], (byte[]) c[1], (SWParameters) c[2],
+                    (SWOverhangStrategy) c[3]);
+                swNanos += System.nanoTime() - t0;
+                if (check != null && (!r.cigar.equals(c[4]) || r.alignment_offset != (Integer) c[5])) {
+                    synchronized (check) {
+                        check.swMismatch++;
+                        if (check.firstProblem == null) {
+                            check.firstProblem = "Smith-Waterman: " + r.cigar + " at " + r.alignment_offset
+                                + ", recorded " + c[4] + " at " + c[5];
+                        }
+                    }
+                }
+            }
+        }
+        return new long[] { pairNanos, swNanos };
+    }
+
+    private static void compare(Result check, double[] want, double[] got) {
+        synchronized (check) {
+            for (int i = 0; i < want.length; i++) {
+                if (Double.compare(want[i], got[i]) == 0) {
+                    check.exact++;
+                    continue;
+                }
+                double d = Math.abs(want[i] - got[i]);
+                d = Double.isNaN(d) ? Double.POSITIVE_INFINITY : d;
+                check.maxDiff = Math.max(check.maxDiff, d);
+                if (d > TOLERANCE) {
+                    check.differing++;
+                    if (check.firstProblem == null) {
+                        check.firstProblem = "PairHMM: " + got[i] + ", recorded " + want[i];
+                    }
+                }
+            }
+        }
+    }
+
+    /** The recorded caller thread with the most kernel time, and that time {pairhmm, sw}. */
+    Map.Entry<Long, long[]> busiestRecorded() {
+        Map<Long, long[]> m = new LinkedHashMap<>();
+        for (TraceRecord t : calls) {
+            if (t instanceof TraceRecord.PairHmm p) {
+                m.computeIfAbsent(p.thread(), k -> new long[2])[0] += p.nanos();
+            } else if (t instanceof TraceRecord.Sw s) {
+                m.computeIfAbsent(s.thread(), k -> new long[2])[1] += s.nanos();
+            }
+        }
+        Map.Entry<Long, long[]> best = Map.entry(-1L, new long[2]);
+        for (Map.Entry<Long, long[]> en : m.entrySet()) {
+            if (en.getValue()[0] + en.getValue()[1] > best.getValue()[0] + best.getValue()[1]) {
+                best = en;
+            }
+        }
+        return best;
+    }
+
+    /** The report: the trace, then one line per engine. */
+    boolean report(PrintStream out, Map<String, Result> results) {
+        Map.Entry<Long, long[]> busy = busiestRecorded();
+        double wall = end.processNanos() * 1e-9, traced = end.traceNanos() * 1e-9;
+        double recPair = busy.getValue()[0] * 1e-9, recSw = busy.getValue()[1] * 1e-9;
+        out.printf(Locale.ROOT, "trace %s: %s%n", file, origin);
+        out.printf(Locale.ROOT, "  %d PairHMM calls (%d pairs, %.3g cells), %d Smith-Waterman calls (%.3g cells), "
+            + "%d caller thread(s)%n", pairHmmCalls, pairs, (double) cells, swCalls, (double) swCells,
+            callerThreads());
+        out.printf(Locale.ROOT, "  recorded: process wall %.2f s, of which PairHMM %.3f s and Smith-Waterman %.3f s "
+            + "on the busiest caller thread, trace writing %.3f s; PairHMM on %s (%s), Smith-Waterman on %s%n", wall,
+            recPair, recSw, traced, end.pairHmmEngine(), init == null ? "no initialize recorded"
+                : init.gklClass() + ", " + init.maxThreads() + " thread(s)", end.swEngine());
+        double base = wall - traced - recPair - recSw;
+        out.printf(Locale.ROOT, "  %-14s %10s %10s %12s %9s  %s%n", "engine", "PairHMM s", "SW s", "projected s",
+            "kernels", "check");
+        out.printf(Locale.ROOT, "  %-14s %10.3f %10.3f %12.2f %8.1f%%  %s%n", "recorded", recPair, recSw,
+            wall - traced, 100 * (recPair + recSw) / Math.max(1e-9, wall - traced), "-");
+        boolean ok = true;
+        for (Map.Entry<String, Result> en : results.entrySet()) {
+            Result r = en.getValue();
+            long[] t = r.nanos.getOrDefault(busy.getKey(), new long[2]);
+            double p = t[0] * 1e-9, s = t[1] * 1e-9, projected = base + p + s;
+            // dpaccel's SW gives GATK's Java aligner's CIGARs; GKL's native one breaks some ties
+            // otherwise: alignments must match only where the same family recorded them
+            boolean sameSw = en.getKey().startsWith(end.swEngine());
+            boolean pass = r.differing == 0 && (r.swMismatch == 0 || !sameSw);
+            ok &= pass;
+            String check = String.format(Locale.ROOT, "%s: %d of %d likelihoods identical, max |diff| %.3g; "
+                + "%d SW mismatches%s", pass ? "ok" : "FAILED", r.exact, pairs, r.maxDiff, r.swMismatch,
+                r.swMismatch > 0 && !sameSw ? " (allowed: recorded on " + end.swEngine() + ", whose aligner breaks "
+                    + "some ties otherwise)" : "")
+                + (r.firstProblem == null ? "" : " (first: " + r.firstProblem + ")");
+            out.printf(Locale.ROOT, "  %-14s %10.3f %10.3f %12.2f %8.1f%%  %s%n", en.getKey(), p, s, projected,
+                100 * (p + s) / Math.max(1e-9, projected), check);
+        }
+        return ok;
+    }
+
+    private long callerThreads() {
+        return calls.stream().mapToLong(t -> t instanceof TraceRecord.PairHmm p ? p.thread()
+            : ((TraceRecord.Sw) t).thread()).distinct().count();
+    }
+}

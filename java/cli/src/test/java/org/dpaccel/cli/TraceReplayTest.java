@@ -1,0 +1,191 @@
+package org.dpaccel.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import org.broadinstitute.gatk.nativebindings.pairhmm.HaplotypeDataHolder;
+import org.broadinstitute.gatk.nativebindings.pairhmm.PairHMMNativeArguments;
+import org.broadinstitute.gatk.nativebindings.pairhmm.ReadDataHolder;
+import org.broadinstitute.gatk.nativebindings.smithwaterman.SWNativeAlignerResult;
+import org.broadinstitute.gatk.nativebindings.smithwaterman.SWOverhangStrategy;
+import org.broadinstitute.gatk.nativebindings.smithwaterman.SWParameters;
+import org.dpaccel.gatk.DpaPairHmm;
+import org.dpaccel.gatk.DpaSmithWaterman;
+import org.dpaccel.gatk.trace.TraceRecord;
+import org.dpaccel.gatk.trace.TraceWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code dpaccel bench trace}: a trace of HaplotypeCaller-shaped calls (results from dpaccel's CPU
+ * engine) replayed on dpaccel and on the real Intel GKL 0.9.1 (the independent engine: its
+ * likelihoods and alignments must agree with the recorded ones), a tampered trace failing the
+ * check, and damaged traces refused with the record and field named.
+ */
+class TraceReplayTest {
+    @TempDir
+    Path dir;
+
+    /** The GKL jar on the test class path (a test dependency of this module). */
+    private static Path gklJar() throws URISyntaxException {
+        URL u = ClassLoader.getSystemResource("com/intel/gkl/pairhmm/IntelPairHmm.class");
+        String s = u.toString();
+        return Path.of(new java.net.URI(s.substring("jar:".length(), s.indexOf("!/"))));
+    }
+
+    private static byte[] bases(Random r, int n) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) "ACGT".charAt(r.nextInt(4));
+        }
+        return b;
+    }
+
+    private static byte[] quals(Random r, int n, int lo, int hi) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) (lo + r.nextInt(hi - lo + 1));
+        }
+        return b;
+    }
+
+    /** Writes a trace of `calls` computeLikelihoods and as many align calls; returns its path. */
+    private Path writeTrace(long seed, int calls, double tamper) throws IOException {
+        Random r = new Random(seed);
+        Path f = dir.resolve("t" + seed + "-" + tamper + ".dpatrace");
+        DpaPairHmm hmm = new DpaPairHmm();
+        DpaSmithWaterman sw = new DpaSmithWaterman();
+        assertTrue(hmm.load(null) && sw.load(null));
+        PairHMMNativeArguments a = new PairHMMNativeArguments();
+        a.maxNumberOfThreads = 1;
+        hmm.initialize(a);
+        long thread = Thread.currentThread().getId();
+        TraceWriter w = new TraceWriter(f, "TraceReplayTest seed " + seed);
+        try {
+            w.write(new TraceRecord.PairHmmInit(thread, 0, "com.intel.gkl.pairhmm.IntelPairHmmOMP", 1, false));
+            for (int c = 0; c < calls; c++) {
+                int nr = 3 + r.nextInt(12), nh = 1 + r.nextInt(4);
+                ReadDataHolder[] reads = new ReadDataHolder[nr];
+                byte[][][] rr = new byte[nr][][];
+                for (int i = 0; i < nr; i++) {
+                    int len = 60 + r.nextInt(92);
+                    ReadDataHolder d = new ReadDataHolder();
+                    d.readBases = bases(r, len);
+                    d.readQuals = quals(r, len, 6, 40);
+                    d.insertionGOP = quals(r, len, 40, 45);
+                    d.deletionGOP = quals(r, len, 40, 45);
+                    d.overallGCP = quals(r, len, 10, 10);
+                    reads[i] = d;
+                    rr[i] = new byte[][] { d.readBases, d.readQuals, d.insertionGOP, d.deletionGOP, d.overallGCP };
+                }
+                HaplotypeDataHolder[] haps = new HaplotypeDataHolder[nh];
+                byte[][] hh = new byte[nh][];
+                for (int h = 0; h < nh; h++) {
+                    haps[h] = new HaplotypeDataHolder();
+                    haps[h].haplotypeBases = hh[h] = bases(r, 150 + r.nextInt(300));
+                }
+                double[] out = new double[nr * nh];
+                long t0 = System.nanoTime();
+                hmm.computeLikelihoods(reads, haps, out);
+                long dt = System.nanoTime() - t0;
+                if (c == calls / 2) {
+                    out[0] += tamper;
+                }
+                w.write(new TraceRecord.PairHmm(thread, w.at(t0), dt, rr, hh, out));
+                byte[] ref = hh[0], alt = bases(r, 20 + r.nextInt(100));
+                SWParameters p = new SWParameters(200, -150, -260, -11);
+                SWOverhangStrategy s = SWOverhangStrategy.values()[c % 4];
+                t0 = System.nanoTime();
+                SWNativeAlignerResult res = sw.align(ref, alt, p, s);
+                dt = System.nanoTime() - t0;
+                w.write(new TraceRecord.Sw(thread, w.at(t0), dt, ref, alt, new int[] { 200, -150, -260, -11 },
+                    s.ordinal(), res.cigar, res.alignment_offset));
+            }
+            w.close("dpaccel", "dpaccel");
+        } finally {
+            hmm.done();
+            sw.close();
+        }
+        return f;
+    }
+
+    @Test
+    void replaysOnDpaccelAndGklWithResultsChecked() throws Exception {
+        long seed = System.nanoTime();
+        System.out.println("[trace replay] seed " + seed);
+        Path f = writeTrace(seed, 40, 0);
+        Cli.Result res = Cli.run("bench", "trace", "--engines", "cpu,gkl", "--gkl", gklJar().toString(), f.toString());
+        assertEquals(0, res.rc(), res.toString());
+        assertTrue(res.out().contains("40 PairHMM calls") && res.out().contains("40 Smith-Waterman calls"), res.out());
+        List<String> engines = new ArrayList<>();
+        for (String line : res.lines()) {
+            String t = line.trim();
+            if (t.startsWith("dpaccel-cpu") || t.startsWith("gkl ")) {
+                engines.add(t.split("\\s+")[0]);
+                assertTrue(t.contains(" ok: "), line);
+                if (t.startsWith("dpaccel")) {
+                    assertTrue(t.contains(" 0 SW mismatches"), line);
+                }
+            }
+        }
+        assertEquals(List.of("dpaccel-cpu", "gkl"), engines, res.out());
+        // dpaccel replays its own recorded results to the bit
+        assertTrue(res.out().matches("(?s).*dpaccel-cpu .* ok: (\\d+) of \\1 likelihoods identical.*"), res.out());
+    }
+
+    @Test
+    void aTamperedResultFailsTheCheck() throws Exception {
+        Path f = writeTrace(7, 6, 0.01);
+        Cli.Result res = Cli.run("bench", "trace", "--engines", "cpu", "--repeat", "0", f.toString());
+        assertEquals(ExitCodes.INTERNAL, res.rc(), res.toString());
+        assertTrue(res.out().contains("FAILED") && res.out().contains("first: PairHMM"), res.out());
+    }
+
+    @Test
+    void damagedTracesAreRefusedWithRecordAndField() throws Exception {
+        Path f = writeTrace(3, 4, 0);
+        byte[] gz = Files.readAllBytes(f);
+        byte[] raw;
+        try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(gz))) {
+            raw = in.readAllBytes();
+        }
+        // cut inside the last record: the End record is missing or short
+        Path cut = dir.resolve("cut.dpatrace");
+        try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(cut))) {
+            out.write(raw, 0, raw.length - 5);
+        }
+        Cli.Result res = Cli.run("bench", "trace", "--engines", "cpu", cut.toString());
+        assertEquals(ExitCodes.BAD_INPUT, res.rc(), res.toString());
+        assertTrue(res.err().contains(cut.toString()) && res.err().contains("record 10, field")
+            && res.err().contains("truncated"), res.err());
+        // a huge read count in the first PairHmm record (kind byte after the 42-byte init record)
+        byte[] bad = raw.clone();
+        int hdr = 8 + 4 + 2 + ("TraceReplayTest seed 3").length();
+        int init = 1 + 8 + 8 + 2 + "com.intel.gkl.pairhmm.IntelPairHmmOMP".length() + 4 + 1;
+        int counts = hdr + init + 1 + 24;
+        bad[counts] = 0x7f;
+        Path big = dir.resolve("big.dpatrace");
+        try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(big))) {
+            out.write(bad);
+        }
+        res = Cli.run("bench", "trace", "--engines", "cpu", big.toString());
+        assertEquals(ExitCodes.BAD_INPUT, res.rc(), res.toString());
+        assertTrue(res.err().contains("record 2, field reads") && res.err().contains("must be in [0, 65536]"),
+            res.err());
+        // not a trace at all
+        Path txt = dir.resolve("x.txt");
+        Files.writeString(txt, "hello");
+        res = Cli.run("bench", "trace", txt.toString());
+        assertEquals(ExitCodes.BAD_INPUT, res.rc(), res.toString());
+        assertTrue(res.err().contains("not a dpaccel trace"), res.err());
+    }
+}

@@ -1,0 +1,38 @@
+package org.dpaccel.gatk.trace;
+
+/**
+ * The trace file, version 1: a gzip stream of big-endian {@code DataOutput} values.
+ *
+ * <pre>
+ * "DPATRACE" int version UTF origin
+ * then records, each a kind byte and its fields:
+ *   1 PairHmmInit  long thread, long at, UTF gklClass, int maxThreads, boolean double
+ *   2 PairHmm      long thread, long at, long nanos, int reads, int haps,
+ *                  reads x 5 byte arrays (bases, quals, ins, del, gcp), haps x 1 byte array,
+ *                  reads x haps doubles (read-major)
+ *   3 Sw           long thread, long at, long nanos, byte array ref, byte array alt,
+ *                  int match, mismatch, open, extend, byte overhang, UTF cigar, int offset
+ *   4 End          long at, long processNanos, long traceNanos, UTF pairHmmEngine, UTF swEngine
+ * byte array: int length, then the bytes.
+ * </pre>
+ *
+ * The limits below keep a damaged file from asking for unbounded memory; GATK's calls stay far
+ * inside them.
+ */
+final class TraceFormat {
+    static final byte[] MAGIC = { 'D', 'P', 'A', 'T', 'R', 'A', 'C', 'E' };
+    static final int VERSION = 1;
+    static final byte PAIRHMM_INIT = 1;
+    static final byte PAIRHMM = 2;
+    static final byte SW = 3;
+    static final byte END = 4;
+    /** bytes in one sequence or quality array */
+    static final int MAX_ARRAY = 1 << 24;
+    /** reads or haplotypes in one computeLikelihoods call */
+    static final int MAX_COUNT = 1 << 16;
+    /** results in one computeLikelihoods call */
+    static final long MAX_RESULTS = 1L << 26;
+
+    private TraceFormat() {
+    }
+}

@@ -1,0 +1,68 @@
+package org.dpaccel.gatk.trace;
+
+/**
+ * One record of a trace. {@code thread} is the caller's {@code Thread.getId()}, {@code at} the
+ * call's start in nanoseconds after the trace was opened, {@code nanos} the time the call took as
+ * recorded (the trace's own writing excluded).
+ */
+public sealed interface TraceRecord {
+    /**
+     * {@code PairHMMNativeBinding.initialize}: the implementation's class (GKL's name for it), the
+     * thread count and precision GATK asked for.
+     *
+     * @param thread caller thread id
+     * @param at start, nanoseconds after the trace opened
+     * @param gklClass the GKL class GATK loaded (e.g. com.intel.gkl.pairhmm.IntelPairHmmOMP)
+     * @param maxThreads PairHMMNativeArguments.maxNumberOfThreads
+     * @param doublePrecision PairHMMNativeArguments.useDoublePrecision
+     */
+    record PairHmmInit(long thread, long at, String gklClass, int maxThreads, boolean doublePrecision)
+        implements TraceRecord {
+    }
+
+    /**
+     * {@code PairHMMNativeBinding.computeLikelihoods}: every read against every haplotype, results
+     * read-major ({@code out[r * haps + h]}).
+     *
+     * @param thread caller thread id
+     * @param at start, nanoseconds after the trace opened
+     * @param nanos time in the call
+     * @param reads per read: bases, base qualities, insertion GOP, deletion GOP, GCP
+     * @param haps haplotype bases
+     * @param out the log10 likelihoods the call returned
+     */
+    record PairHmm(long thread, long at, long nanos, byte[][][] reads, byte[][] haps, double[] out)
+        implements TraceRecord {
+    }
+
+    /**
+     * {@code SWAlignerNativeBinding.align}.
+     *
+     * @param thread caller thread id
+     * @param at start, nanoseconds after the trace opened
+     * @param nanos time in the call
+     * @param ref reference bases
+     * @param alt alternate bases
+     * @param scores match, mismatch, gap open, gap extend (SWParameters)
+     * @param overhang the SWOverhangStrategy's ordinal (SOFTCLIP, INDEL, LEADING_INDEL, IGNORE)
+     * @param cigar the result's CIGAR
+     * @param offset the result's alignment offset
+     */
+    record Sw(long thread, long at, long nanos, byte[] ref, byte[] alt, int[] scores, int overhang, String cigar,
+        int offset) implements TraceRecord {
+    }
+
+    /**
+     * The last record, written when the process exits: the process's wall time so far, the time the
+     * trace itself cost the callers, and which engines served the calls.
+     *
+     * @param at when, nanoseconds after the trace opened
+     * @param processNanos wall time since the process started
+     * @param traceNanos time spent writing records
+     * @param pairHmmEngine "dpaccel", "gkl" or "none"
+     * @param swEngine "dpaccel", "gkl" or "none"
+     */
+    record End(long at, long processNanos, long traceNanos, String pairHmmEngine, String swEngine)
+        implements TraceRecord {
+    }
+}

@@ -1,0 +1,170 @@
+package org.dpaccel.gatk.trace;
+
+import java.io.BufferedOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * Writes a trace (format: {@link TraceFormat}). Thread-safe: each record is written whole under
+ * the writer's lock, on the caller's thread. The file appears under its name only at
+ * {@link #close}, so a trace that exists is complete; until then it is {@code NAME.partial}.
+ */
+public final class TraceWriter implements AutoCloseable {
+    private final Path path;
+    private final Path partial;
+    private final DataOutputStream out;
+    private final long t0 = System.nanoTime();
+    private long traceNanos;
+    private boolean closed;
+
+    /**
+     * Opens {@code path}'s partial file and writes the header.
+     *
+     * @param path where the finished trace goes
+     * @param origin who wrote it (versions, engine, processors), for the replay's report
+     * @throws IOException if the file cannot be created
+     */
+    public TraceWriter(Path path, String origin) throws IOException {
+        this.path = path;
+        this.partial = path.resolveSibling(path.getFileName() + ".partial");
+        OutputStream f = Files.newOutputStream(partial);
+        out = new DataOutputStream(new BufferedOutputStream(new GZIPOutputStream(f, 1 << 16), 1 << 16));
+        out.write(TraceFormat.MAGIC);
+        out.writeInt(TraceFormat.VERSION);
+        out.writeUTF(origin);
+    }
+
+    /**
+     * Nanoseconds since the trace opened, for a record's {@code at}.
+     *
+     * @param nanoTime a {@code System.nanoTime()} value
+     * @return the offset
+     */
+    public long at(long nanoTime) {
+        return nanoTime - t0;
+    }
+
+    /**
+     * Records a PairHMM initialize.
+     *
+     * @param r the record
+     * @throws IOException on a write error
+     */
+    public synchronized void write(TraceRecord.PairHmmInit r) throws IOException {
+        long s = System.nanoTime();
+        check();
+        out.writeByte(TraceFormat.PAIRHMM_INIT);
+        out.writeLong(r.thread());
+        out.writeLong(r.at());
+        out.writeUTF(r.gklClass());
+        out.writeInt(r.maxThreads());
+        out.writeBoolean(r.doublePrecision());
+        traceNanos += System.nanoTime() - s;
+    }
+
+    /**
+     * Records a computeLikelihoods call.
+     *
+     * @param r the record
+     * @throws IOException on a write error
+     */
+    public synchronized void write(TraceRecord.PairHmm r) throws IOException {
+        long s = System.nanoTime();
+        check();
+        out.writeByte(TraceFormat.PAIRHMM);
+        out.writeLong(r.thread());
+        out.writeLong(r.at());
+        out.writeLong(r.nanos());
+        out.writeInt(r.reads().length);
+        out.writeInt(r.haps().length);
+        for (byte[][] read : r.reads()) {
+            for (int k = 0; k < 5; k++) {
+                bytes(read[k]);
+            }
+        }
+        for (byte[] h : r.haps()) {
+            bytes(h);
+        }
+        for (double d : r.out()) {
+            out.writeDouble(d);
+        }
+        traceNanos += System.nanoTime() - s;
+    }
+
+    /**
+     * Records a Smith-Waterman align call.
+     *
+     * @param r the record
+     * @throws IOException on a write error
+     */
+    public synchronized void write(TraceRecord.Sw r) throws IOException {
+        long s = System.nanoTime();
+        check();
+        out.writeByte(TraceFormat.SW);
+        out.writeLong(r.thread());
+        out.writeLong(r.at());
+        out.writeLong(r.nanos());
+        bytes(r.ref());
+        bytes(r.alt());
+        for (int k = 0; k < 4; k++) {
+            out.writeInt(r.scores()[k]);
+        }
+        out.writeByte(r.overhang());
+        out.writeUTF(r.cigar());
+        out.writeInt(r.offset());
+        traceNanos += System.nanoTime() - s;
+    }
+
+    private void bytes(byte[] b) throws IOException {
+        out.writeInt(b.length);
+        out.write(b);
+    }
+
+    private void check() throws IOException {
+        if (closed) {
+            throw new IOException("trace " + path + " is closed");
+        }
+    }
+
+    /**
+     * Finishes the trace with engines "unknown" (see {@link #close(String, String)}).
+     *
+     * @throws IOException on a write error (the partial file stays, named so)
+     */
+    @Override
+    public void close() throws IOException {
+        close("unknown", "unknown");
+    }
+
+    /**
+     * Writes the End record (the process's wall time so far, the engines that served the calls)
+     * and moves the file to its name.
+     *
+     * @param pairHmmEngine the PairHMM engine: "dpaccel", "gkl" or "none"
+     * @param swEngine the Smith-Waterman engine: "dpaccel", "gkl" or "none"
+     * @throws IOException on a write error (the partial file stays, named so)
+     */
+    public synchronized void close(String pairHmmEngine, String swEngine) throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        long processNanos = ProcessHandle.current().info().startInstant()
+            .map(st -> Duration.between(st, Instant.now()).toNanos()).orElse(System.nanoTime() - t0);
+        out.writeByte(TraceFormat.END);
+        out.writeLong(System.nanoTime() - t0);
+        out.writeLong(processNanos);
+        out.writeLong(traceNanos);
+        out.writeUTF(pairHmmEngine);
+        out.writeUTF(swEngine);
+        out.close();
+        Files.move(partial, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}

@@ -1,0 +1,139 @@
+package org.dpaccel.gatk.dropin;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import org.broadinstitute.gatk.nativebindings.pairhmm.HaplotypeDataHolder;
+import org.broadinstitute.gatk.nativebindings.pairhmm.PairHMMNativeArguments;
+import org.broadinstitute.gatk.nativebindings.pairhmm.ReadDataHolder;
+import org.broadinstitute.gatk.nativebindings.smithwaterman.SWNativeAlignerResult;
+import org.broadinstitute.gatk.nativebindings.smithwaterman.SWOverhangStrategy;
+import org.broadinstitute.gatk.nativebindings.smithwaterman.SWParameters;
+import org.dpaccel.gatk.trace.TraceReader;
+import org.dpaccel.gatk.trace.TraceRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.intel.gkl.pairhmm.IntelPairHmmOMP;
+import com.intel.gkl.smithwaterman.IntelSmithWaterman;
+
+/**
+ * -Ddpaccel.gatk.trace: the drop-in records every call GATK makes, inputs and results as the
+ * caller saw them, with the caller's thread and the engines in the End record; without the
+ * property nothing is written.
+ */
+class DropInTraceTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void recordsEveryCallAsGatkMadeIt() throws Exception {
+        Path f = dir.resolve("hc-%p.dpatrace");
+        Path real = dir.resolve("hc-" + ProcessHandle.current().pid() + ".dpatrace");
+        System.setProperty(DropInTrace.PROPERTY, f.toString());
+        DropInTrace.reset();
+        List<Object[]> calls = new ArrayList<>();
+        try {
+            Random rng = new Random(11);
+            IntelPairHmmOMP hmm = new IntelPairHmmOMP();
+            assertTrue(hmm.load(null));
+            PairHMMNativeArguments a = new PairHMMNativeArguments();
+            a.maxNumberOfThreads = 2;
+            hmm.initialize(a);
+            IntelSmithWaterman sw = new IntelSmithWaterman();
+            assertTrue(sw.load(null));
+            for (int c = 0; c < 5; c++) {
+                ReadDataHolder[] reads = DropInPairHmmTest.reads(rng, 200, 3 + c);
+                HaplotypeDataHolder[] haps = DropInPairHmmTest.haps(rng, 200, 1 + c % 3);
+                double[] out = new double[reads.length * haps.length];
+                hmm.computeLikelihoods(reads, haps, out);
+                calls.add(new Object[] { reads, haps, out });
+                byte[] alt = java.util.Arrays.copyOfRange(haps[0].haplotypeBases, 10, 90);
+                alt[40] = (byte) (alt[40] == 'A' ? 'C' : 'A');
+                SWParameters p = new SWParameters(200, -150, -260, -11);
+                SWNativeAlignerResult r = sw.align(haps[0].haplotypeBases, alt, p, SWOverhangStrategy.SOFTCLIP);
+                calls.add(new Object[] { haps[0].haplotypeBases, alt, r });
+            }
+            hmm.done();
+            sw.close();
+            assertFalse(Files.exists(real), "the trace appears only when finished");
+            DropInTrace.close();
+        } finally {
+            System.clearProperty(DropInTrace.PROPERTY);
+            DropInTrace.reset();
+        }
+        assertTrue(Files.exists(real), "%p becomes the process id");
+        long me = Thread.currentThread().getId();
+        try (TraceReader r = TraceReader.open(real)) {
+            assertTrue(r.origin().startsWith("dpaccel-gatk-dropin"), r.origin());
+            TraceRecord.PairHmmInit init = (TraceRecord.PairHmmInit) r.next();
+            assertEquals("com.intel.gkl.pairhmm.IntelPairHmmOMP", init.gklClass());
+            assertEquals(2, init.maxThreads());
+            assertEquals(me, init.thread());
+            for (Object[] c : calls) {
+                TraceRecord t = r.next();
+                assertEquals(me, c[0] instanceof ReadDataHolder[] ? ((TraceRecord.PairHmm) t).thread()
+                    : ((TraceRecord.Sw) t).thread());
+                if (c[0] instanceof ReadDataHolder[] reads) {
+                    TraceRecord.PairHmm p = (TraceRecord.PairHmm) t;
+                    assertEquals(reads.length, p.reads().length);
+                    for (int i = 0; i < reads.length; i++) {
+                        assertArrayEquals(reads[i].readBases, p.reads()[i][0]);
+                        assertArrayEquals(reads[i].readQuals, p.reads()[i][1]);
+                        assertArrayEquals(reads[i].insertionGOP, p.reads()[i][2]);
+                        assertArrayEquals(reads[i].deletionGOP, p.reads()[i][3]);
+                        assertArrayEquals(reads[i].overallGCP, p.reads()[i][4]);
+                    }
+                    HaplotypeDataHolder[] haps = (HaplotypeDataHolder[]) c[1];
+                    for (int h = 0; h < haps.length; h++) {
+                        assertArrayEquals(haps[h].haplotypeBases, p.haps()[h]);
+                    }
+                    assertArrayEquals((double[]) c[2], p.out());
+                    assertTrue(p.nanos() > 0);
+                } else {
+                    TraceRecord.Sw s = (TraceRecord.Sw) t;
+                    SWNativeAlignerResult res = (SWNativeAlignerResult) c[2];
+                    assertArrayEquals((byte[]) c[0], s.ref());
+                    assertArrayEquals((byte[]) c[1], s.alt());
+                    assertArrayEquals(new int[] { 200, -150, -260, -11 }, s.scores());
+                    assertEquals(SWOverhangStrategy.SOFTCLIP.ordinal(), s.overhang());
+                    assertEquals(res.cigar, s.cigar());
+                    assertEquals(res.alignment_offset, s.offset());
+                }
+            }
+            TraceRecord.End end = (TraceRecord.End) r.next();
+            assertEquals("dpaccel", end.pairHmmEngine());
+            assertEquals("dpaccel", end.swEngine());
+            assertTrue(end.processNanos() >= end.at() && end.traceNanos() > 0);
+            assertNull(r.next());
+        }
+    }
+
+    @Test
+    void nothingIsWrittenWithoutTheProperty() throws Exception {
+        System.clearProperty(DropInTrace.PROPERTY);
+        DropInTrace.reset();
+        IntelPairHmmOMP hmm = new IntelPairHmmOMP();
+        assertTrue(hmm.load(null));
+        PairHMMNativeArguments a = new PairHMMNativeArguments();
+        a.maxNumberOfThreads = 1;
+        hmm.initialize(a);
+        Random rng = new Random(3);
+        hmm.computeLikelihoods(DropInPairHmmTest.reads(rng, 200, 2), DropInPairHmmTest.haps(rng, 200, 1),
+            new double[2]);
+        hmm.done();
+        DropInTrace.close();
+        try (var s = Files.list(dir)) {
+            assertEquals(0, s.count());
+        }
+    }
+}
