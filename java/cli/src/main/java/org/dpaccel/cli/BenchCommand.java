@@ -85,9 +85,10 @@ final class BenchCommand implements Callable<Integer> {
                 + "(needs --gkl); default ${DEFAULT-VALUE}")
         List<String> engines;
 
-        @Option(names = "--gkl", paramLabel = "JAR",
-            description = "Intel GKL's jar, or GATK's local jar (which carries GKL), to replay on GKL beside dpaccel")
-        java.nio.file.Path gkl;
+        @Option(names = "--gkl", paramLabel = "CLASSPATH",
+            description = "where Intel GKL comes from, to replay on it beside dpaccel: GATK's local jar "
+                + "(gatk-package-*-local.jar carries GKL), or GKL's jar and commons-logging's, ':'-separated")
+        String gkl;
 
         @Option(names = "--threads", paramLabel = "N", defaultValue = "0",
             description = "PairHMM threads per engine (default: what GATK asked for in the trace)")

@@ -102,15 +102,22 @@ final class TraceReplay {
     }
 
     /**
-     * Intel GKL from its jar (or GATK's local jar, which carries it): every {@code com.intel.gkl}
-     * class comes from that jar even where another copy (the GATK drop-in's) is on the class path,
-     * the bindings interfaces from this program, so GKL's objects are the bindings GATK would use.
+     * Intel GKL from a class path (GATK's local jar, which carries GKL and what it needs, or GKL's jar
+     * with commons-logging): every {@code com.intel.gkl} class comes from there even where another
+     * copy (the GATK drop-in's) is on this program's class path, the bindings interfaces from this
+     * program, so GKL's objects are the bindings GATK would use.
      */
-    static Engine gkl(Path jar, String pairHmmClass) throws IOException {
-        if (!java.nio.file.Files.isRegularFile(jar)) {
-            throw new BadInputException("--gkl " + jar + ": no such file");
+    static Engine gkl(String classPath, String pairHmmClass) throws IOException {
+        List<URL> urls = new ArrayList<>();
+        for (String e : classPath.split(java.io.File.pathSeparator)) {
+            Path p = Path.of(e);
+            if (!java.nio.file.Files.exists(p)) {
+                throw new BadInputException("--gkl " + e + ": no such file");
+            }
+            urls.add(p.toUri().toURL());
         }
-        URLClassLoader l = new GklLoader(jar.toUri().toURL(), TraceReplay.class.getClassLoader());
+        String jar = classPath;
+        URLClassLoader l = new GklLoader(urls.toArray(new URL[0]), TraceReplay.class.getClassLoader());
         try {
             Class<?> p = Class.forName(pairHmmClass, true, l);
             Class<?> s = Class.forName("com.intel.gkl.smithwaterman.IntelSmithWaterman", true, l);
@@ -125,8 +132,8 @@ final class TraceReplay {
 
     /** Child-first for com.intel.gkl classes, parent-first for everything else. */
     private static final class GklLoader extends URLClassLoader {
-        GklLoader(URL jar, ClassLoader parent) {
-            super(new URL[] { jar }, parent);
+        GklLoader(URL[] urls, ClassLoader parent) {
+            super(urls, parent);
         }
 
         @Override
@@ -147,6 +154,18 @@ final class TraceReplay {
         }
     }
 
+    /**
+     * The PairHMM threads the recorded run used: GATK's --native-pair-hmm-threads for the OpenMP
+     * class (capped at this machine's processors, as GKL and the drop-in do), one for
+     * IntelPairHmm (AVX_LOGLESS_CACHING), which is single-threaded in both.
+     */
+    int recordedThreads() {
+        if (init == null || !init.gklClass().endsWith("OMP")) {
+            return 1;
+        }
+        return Math.min(init.maxThreads(), Runtime.getRuntime().availableProcessors());
+    }
+
     String gklPairHmmClass() {
         return init == null ? "com.intel.gkl.pairhmm.IntelPairHmmOMP" : init.gklClass();
     }
@@ -163,7 +182,7 @@ final class TraceReplay {
             throw new IOException(e.name() + ": Smith-Waterman load() returned false");
         }
         PairHMMNativeArguments a = new PairHMMNativeArguments();
-        a.maxNumberOfThreads = threads > 0 ? threads : init == null ? 1 : init.maxThreads();
+        a.maxNumberOfThreads = threads > 0 ? threads : recordedThreads();
         a.useDoublePrecision = init != null && init.doublePrecision();
         e.pairHmm().initialize(a);
         Map<Long, List<Object[]>> byThread = new LinkedHashMap<>();
@@ -310,7 +329,7 @@ final class TraceReplay {
         out.printf(Locale.ROOT, "  recorded: process wall %.2f s, of which PairHMM %.3f s and Smith-Waterman %.3f s "
             + "on the busiest caller thread, trace writing %.3f s; PairHMM on %s (%s), Smith-Waterman on %s%n", wall,
             recPair, recSw, traced, end.pairHmmEngine(), init == null ? "no initialize recorded"
-                : init.gklClass() + ", " + init.maxThreads() + " thread(s)", end.swEngine());
+                : init.gklClass() + ", " + recordedThreads() + " thread(s)", end.swEngine());
         double base = wall - traced - recPair - recSw;
         out.printf(Locale.ROOT, "  %-14s %10s %10s %12s %9s  %s%n", "engine", "PairHMM s", "SW s", "projected s",
             "kernels", "check");

@@ -336,6 +336,56 @@ class GatkHaplotypeCallerIT {
         }
     }
 
+    /**
+     * HaplotypeCaller traces (docs/GATK.md): a run on GKL (drop-in off) and one on dpaccel, each
+     * recording its kernel calls, give the same records as the runs without a trace; each trace
+     * holds as many PairHMM and Smith-Waterman calls as the drop-in counted; and `dpaccel bench
+     * trace` replays the GKL trace on dpaccel's CPU and on GKL (GATK's own GKL jar), every
+     * likelihood within 1e-4 of the recorded one, and the dpaccel trace on dpaccel to the bit.
+     */
+    @Test
+    @Order(9)
+    void tracesRecordAndReplay() throws Exception {
+        Path cli = Paths.get(System.getProperty("dpaccel.cli.jar", "../cli/target/dpaccel.jar")).toAbsolutePath();
+        if (!Files.isRegularFile(cli)) {
+            fail("CLI jar " + cli + " missing: build java/cli first (mvn install from the root)");
+        }
+        Run gkl = run("gkl", false, "AVX_LOGLESS_CACHING", List.of());
+        Path gklTrace = work.resolve("gkl.dpatrace"), dpaTrace = work.resolve("dpaccel.dpatrace");
+        Files.deleteIfExists(gklTrace);
+        Files.deleteIfExists(dpaTrace);
+        Run off = run("gkl-traced", true, "AVX_LOGLESS_CACHING", List.of("-Ddpaccel.gatk.disable=true",
+            "-Ddpaccel.gatk.trace=" + gklTrace));
+        Run dpa = run("dpaccel-traced", true, "AVX_LOGLESS_CACHING", List.of("-Ddpaccel.gatk.trace=" + dpaTrace));
+        assertEquals(bodyLines(gkl.vcf), bodyLines(off.vcf), "recording a trace must not change GKL's records");
+        assertEquals(gkl.records.size(), VcfRecords.compare(gkl.records, dpa.records).identicalLines,
+            "recording a trace must not change the drop-in's records");
+        for (Run r : List.of(off, dpa)) {
+            Properties st = stats(r);
+            Path t = r == off ? gklTrace : dpaTrace;
+            assertTrue(Files.isRegularFile(t), "no trace " + t + " after " + r.name);
+            String batches = st.getProperty("batches"), sw = st.getProperty("sw.calls");
+            List<String> cmd = List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+                cli.toString(), "bench", "trace", "--engines", r == off ? "cpu,gkl" : "cpu", "--gkl", gatkClasspath,
+                t.toString());
+            Path out = work.resolve(r.name + ".replay");
+            exec(cmd, out, 600);
+            String rep = Files.readString(out);
+            log(r.name + " trace (" + Files.size(t) + " bytes) replayed:\n" + rep.substring(rep.indexOf("\ntrace ") + 1));
+            assertTrue(rep.contains(" " + batches + " PairHMM calls") && rep.contains(" " + sw + " Smith-Waterman calls"),
+                "the trace must hold the " + batches + " PairHMM and " + sw + " SW calls the drop-in counted: " + out);
+            assertTrue(rep.contains("PairHMM on " + (r == off ? "gkl" : "dpaccel")), out.toString());
+            assertTrue(rep.matches("(?s).*dpaccel-cpu .* ok: .*"), "dpaccel's replay must pass its check: " + out);
+            if (r == off) {
+                assertTrue(rep.matches("(?s).*\\n  gkl .* ok: (\\d+) of \\1 likelihoods identical.*"),
+                    "GKL replaying its own trace must give its bits: " + out);
+            } else {
+                assertTrue(rep.matches("(?s).*dpaccel-cpu .* ok: (\\d+) of \\1 likelihoods identical.*"),
+                    "dpaccel replaying its own trace must give its bits: " + out);
+            }
+        }
+    }
+
     // ------------------------------------------------------------------------------------------ helpers
 
     static void assertWentThroughDpaccel(Run r, String gklClass) throws IOException {
