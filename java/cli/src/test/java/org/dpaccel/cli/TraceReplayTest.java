@@ -151,6 +151,26 @@ class TraceReplayTest {
         assertTrue(res.out().matches("(?s).*dpaccel-cpu .* ok: (\\d+) of \\1 likelihoods identical.*"), res.out());
     }
 
+    /**
+     * The committed trace of a real HaplotypeCaller run whose calls all ran on Intel GKL 0.8.11
+     * (test-data/README.md): dpaccel's CPU replays GATK's real call shapes within 1e-4 of GKL's
+     * likelihoods. Its Smith-Waterman results are GKL's native aligner's, which may differ from
+     * dpaccel's (GATK's Java aligner's) on ties: reported, not failed.
+     */
+    @Test
+    void committedHaplotypeCallerTraceAgreesWithGkl() throws Exception {
+        Path f = Path.of(System.getProperty("dpaccel.testdata.dir", "../../test-data"), "gatk",
+            "hc-gkl-0.8.11.dpatrace");
+        assertTrue(Files.isRegularFile(f), f + " is part of the repository but missing");
+        Cli.Result res = Cli.run("bench", "trace", "--engines", "cpu", "--repeat", "0", f.toString());
+        assertEquals(0, res.rc(), res.toString());
+        assertTrue(res.out().contains("206 PairHMM calls (17459 pairs") && res.out().contains("PairHMM on gkl"),
+            res.out());
+        assertTrue(res.out().matches("(?s).*dpaccel-cpu .* ok: \\d+ of 17459 likelihoods identical, max \\|diff\\| "
+            + "[0-9.e-]+; \\d+ SW mismatches.*"), res.out());
+        System.out.println(res.out());
+    }
+
     @Test
     void aTamperedResultFailsTheCheck() throws Exception {
         Path f = writeTrace(7, 6, 0.01);
