@@ -127,9 +127,9 @@ final class BenchCommand implements Callable<Integer> {
                             if (gkl == null) {
                                 if (!engines.equals(List.of("cpu", "gpu", "gkl"))) {
                                     throw new ParameterException(new picocli.CommandLine(this),
-                                        "--engines gkl needs --gkl JAR");
+                                        "--engines gkl needs --gkl CLASSPATH");
                                 }
-                                parent.top.err.println("note: gkl left out: no --gkl JAR given");
+                                parent.top.err.println("note: gkl left out: no --gkl CLASSPATH given (GATK's local jar carries GKL)");
                                 continue;
                             }
                             results.put("gkl", t.replay(TraceReplay.gkl(gkl, t.gklPairHmmClass()), threads, repeat));
