@@ -330,6 +330,21 @@ final class TraceReplay {
             + "on the busiest caller thread, trace writing %.3f s; PairHMM on %s (%s), Smith-Waterman on %s%n", wall,
             recPair, recSw, traced, end.pairHmmEngine(), init == null ? "no initialize recorded"
                 : init.gklClass() + ", " + recordedThreads() + " thread(s)", end.swEngine());
+        // the trace opens at the first call, so the process had run (processNanos - end.at) by then
+        long first = Long.MAX_VALUE, last = 0;
+        for (TraceRecord c : calls) {
+            long at = c instanceof TraceRecord.PairHmm p ? p.at() : ((TraceRecord.Sw) c).at();
+            long dur = c instanceof TraceRecord.PairHmm p ? p.nanos() : ((TraceRecord.Sw) c).nanos();
+            first = Math.min(first, at);
+            last = Math.max(last, at + dur);
+        }
+        if (!calls.isEmpty()) {
+            double startup = (end.processNanos() - end.at() + first) * 1e-9, span = (last - first) * 1e-9;
+            double tail = (end.at() - last) * 1e-9;
+            out.printf(Locale.ROOT, "  phases: start-up until the first kernel call %.2f s; first to last call %.2f s "
+                + "(kernels %.3f s, trace writing %.3f s, the rest of GATK's work %.2f s); after the last call %.2f s%n",
+                startup, span, recPair + recSw, traced, span - recPair - recSw - traced, tail);
+        }
         double base = wall - traced - recPair - recSw;
         out.printf(Locale.ROOT, "  %-14s %10s %10s %12s %9s  %s%n", "engine", "PairHMM s", "SW s", "projected s",
             "kernels", "check");
