@@ -117,6 +117,7 @@ public final class DropInPairHmm implements PairHMMNativeBinding {
         }
         try {
             DropInStats.registerShutdownWriter();
+            DropInStats.registerExitSummary();
             String why;
             if (disabled()) {
                 why = "dpaccel drop-in disabled (-D" + DISABLE_PROPERTY + "=true or " + DISABLE_ENV + "=1)";

@@ -67,6 +67,7 @@ public final class DropInSmithWaterman implements SWAlignerNativeBinding {
         }
         try {
             DropInStats.registerShutdownWriter();
+            DropInStats.registerExitSummary();
             String why;
             if (DropInPairHmm.disabled()) {
                 why = "dpaccel drop-in disabled (-D" + DropInPairHmm.DISABLE_PROPERTY + "=true or "

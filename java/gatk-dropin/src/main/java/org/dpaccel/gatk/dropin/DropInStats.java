@@ -37,6 +37,9 @@ public final class DropInStats {
     private static final AtomicLong CELLS = new AtomicLong();
     private static final AtomicLong NANOS = new AtomicLong();
     private static final AtomicBoolean HOOK = new AtomicBoolean();
+    private static final AtomicBoolean EXIT_HOOK = new AtomicBoolean();
+    private static final AtomicLong REPORTED_BATCHES = new AtomicLong();
+    private static final AtomicLong REPORTED_SW = new AtomicLong();
     private static volatile String engine = "none";
     private static volatile String gklClass = "";
     private static volatile int threads;
@@ -96,6 +99,7 @@ public final class DropInStats {
     }
 
     static void reportSw() {
+        REPORTED_SW.set(SW_CALLS.get());
         LOG.log(Level.INFO, swSummary());
         writeStatsFile();
     }
@@ -170,8 +174,37 @@ public final class DropInStats {
     }
 
     static void report() {
+        REPORTED_BATCHES.set(BATCHES.get());
         LOG.log(Level.INFO, summary());
         writeStatsFile();
+    }
+
+    /**
+     * The summary lines a JVM owes at exit: those of calls made after the last {@code done()} /
+     * {@code close()} report. GATK's Spark tools compute likelihoods on executors that never call
+     * {@code done()}, so without this an executor would say nothing about the drop-in.
+     *
+     * @return the lines, or null when every call was reported
+     */
+    static String exitSummary() {
+        boolean hmm = BATCHES.get() > REPORTED_BATCHES.get(), sw = SW_CALLS.get() > REPORTED_SW.get();
+        if (!hmm && !sw) {
+            return null;
+        }
+        String who = " [at exit of process " + ProcessHandle.current().pid() + "; calls after the last done()]";
+        return (hmm ? summary() + who : "") + (hmm && sw ? System.lineSeparator() : "") + (sw ? swSummary() + who : "");
+    }
+
+    /** Once per JVM: print {@link #exitSummary} to stderr at exit (loggers may be shut down by then). */
+    static void registerExitSummary() {
+        if (EXIT_HOOK.compareAndSet(false, true)) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                String s = exitSummary();
+                if (s != null) {
+                    System.err.println(s);
+                }
+            }, "dpaccel-gatk-summary"));
+        }
     }
 
     static void registerShutdownWriter() {

@@ -118,6 +118,35 @@ class DropInTraceTest {
         }
     }
 
+    /**
+     * A JVM whose calls were not all reported by done() (a Spark executor) owes a summary at exit;
+     * after done() it owes nothing.
+     */
+    @Test
+    void exitSummaryCoversCallsAfterTheLastDone() throws Exception {
+        PairHMMNativeArguments a = new PairHMMNativeArguments();
+        a.maxNumberOfThreads = 1;
+        IntelPairHmmOMP first = new IntelPairHmmOMP();
+        assertTrue(first.load(null));
+        first.initialize(a);
+        first.done(); // reports every call other tests of this JVM made
+        IntelSmithWaterman sw = new IntelSmithWaterman();
+        assertTrue(sw.load(null));
+        sw.close();
+        assertNull(DropInStats.exitSummary());
+        IntelPairHmmOMP hmm = new IntelPairHmmOMP();
+        assertTrue(hmm.load(null));
+        hmm.initialize(a);
+        Random rng = new Random(5);
+        hmm.computeLikelihoods(DropInPairHmmTest.reads(rng, 200, 2), DropInPairHmmTest.haps(rng, 200, 1),
+            new double[2]);
+        String s = DropInStats.exitSummary();
+        assertTrue(s != null && s.contains("dpaccel GATK drop-in summary") && s.contains("at exit of process "
+            + ProcessHandle.current().pid()), s);
+        hmm.done();
+        assertNull(DropInStats.exitSummary());
+    }
+
     @Test
     void nothingIsWrittenWithoutTheProperty() throws Exception {
         System.clearProperty(DropInTrace.PROPERTY);
