@@ -22,14 +22,24 @@ final class PdhmmCases {
         return generate(seed, n, 1, maxHapLen, 1, maxReadLen);
     }
 
-    /** Lengths uniform in [minHap, maxHap] and [minRead, maxRead]. */
+    /** Lengths uniform in [minHap, maxHap] and [minRead, maxRead]; every fourth pair "wild". */
     static PdhmmCases generate(long seed, int n, int minHapLen, int maxHapLen, int minReadLen, int maxReadLen) {
+        return generate(seed, n, minHapLen, maxHapLen, minReadLen, maxReadLen, true);
+    }
+
+    /**
+     * As above; {@code wilds} false makes every pair GATK-shaped (PD flags at SNP and deletion sites
+     * only, base qualities 6-40, GOP 40-50, GCP 10) instead of every fourth one "wild" (any
+     * qualities, random PD bytes on every base: correctness coverage, not data GATK makes).
+     */
+    static PdhmmCases generate(long seed, int n, int minHapLen, int maxHapLen, int minReadLen, int maxReadLen,
+        boolean wilds) {
         Random r = new Random(seed);
         PdhmmCases c = new PdhmmCases();
         byte[] acgt = { 'A', 'C', 'G', 'T' };
         byte[] bits = { 8, 16, 32, 64 };
         for (int k = 0; k < n; k++) {
-            boolean wild = k % 4 == 3;
+            boolean wild = wilds && k % 4 == 3;
             int h = minHapLen + r.nextInt(maxHapLen - minHapLen + 1);
             int len = minReadLen + r.nextInt(maxReadLen - minReadLen + 1);
             byte[] hap = new byte[h], pd = new byte[h];

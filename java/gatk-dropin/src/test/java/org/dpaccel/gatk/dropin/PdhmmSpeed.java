@@ -11,7 +11,8 @@ import com.intel.gkl.pdhmm.IntelPDHMM;
  * (its off switch), on the same GATK-shaped regions, through computeLikelihoods as GATK 4.7 calls
  * it. A program, not a test (timings do not belong in tests). Run from java/gatk-dropin after
  * {@code mvn test-compile}:
- * {@code java -cp target/test-classes:target/classes:$(cat cp) org.dpaccel.gatk.dropin.PdhmmSpeed [regions] [seed]}.
+ * {@code java -cp target/test-classes:target/classes:$(cat cp) org.dpaccel.gatk.dropin.PdhmmSpeed [regions] [seed] [gatk]}
+ * ({@code gatk}: GATK-shaped pairs only, no "wild" ones).
  * Prints cells per second of each and their ratio; checks that the two agree within 1e-5.
  */
 public final class PdhmmSpeed {
@@ -21,14 +22,16 @@ public final class PdhmmSpeed {
     public static void main(String[] args) throws Exception {
         int regions = args.length > 0 ? Integer.parseInt(args[0]) : 40;
         long seed = args.length > 1 ? Long.parseLong(args[1]) : 20261125L;
+        // "gatk": GATK-shaped pairs only; default: every fourth read and haplotype "wild" (PdhmmCases)
+        boolean wilds = args.length <= 2 || !args[2].equals("gatk");
         // a HaplotypeCaller region: 40 reads against 8 haplotypes
         ReadDataHolder[][] reads = new ReadDataHolder[regions][];
         HaplotypeDataHolder[][] haps = new HaplotypeDataHolder[regions][];
         long cells = 0;
         for (int g = 0; g < regions; g++) {
             // reads 100-150 bp (trimmed), haplotypes 300-400 bp, as in a HaplotypeCaller region
-            PdhmmCases c = PdhmmCases.generate(seed + g, 40, 300, 400, 100, 150);
-            PdhmmCases hc = PdhmmCases.generate(seed + 1000 + g, 8, 300, 400, 100, 150);
+            PdhmmCases c = PdhmmCases.generate(seed + g, 40, 300, 400, 100, 150, wilds);
+            PdhmmCases hc = PdhmmCases.generate(seed + 1000 + g, 8, 300, 400, 100, 150, wilds);
             reads[g] = new ReadDataHolder[40];
             haps[g] = new HaplotypeDataHolder[8];
             for (int r = 0; r < 40; r++) {
@@ -77,7 +80,8 @@ public final class PdhmmSpeed {
                 maxd = Math.max(maxd, d);
             }
         }
-        System.out.printf("PDHMM %d regions x 320 pairs, %.3g cells, best of 5, 1 thread:%n", regions, (double) cells);
+        System.out.printf("PDHMM %d regions x 320 pairs (%s), %.3g cells, best of 5, 1 thread:%n", regions,
+            wilds ? "a quarter of reads and haplotypes wild" : "GATK-shaped only", (double) cells);
         System.out.printf("  dpaccel  %.4f s  %.3g cells/s%n", best1, cells / best1);
         System.out.printf("  GKL 0.9.1 %.4f s  %.3g cells/s%n", best2, cells / best2);
         System.out.printf("  speed-up %.2fx; max |dpaccel - GKL| %.3g%n", best2 / best1, maxd);
