@@ -369,6 +369,7 @@ class GatkHaplotypeCallerIT {
                 cli.toString(), "bench", "trace", "--engines", r == off ? "cpu,gkl" : "cpu", "--gkl", gatkClasspath,
                 t.toString());
             Path out = work.resolve(r.name + ".replay");
+            Files.deleteIfExists(out); // exec appends
             exec(cmd, out, 600);
             String rep = Files.readString(out);
             log(r.name + " trace (" + Files.size(t) + " bytes) replayed:\n" + rep.substring(rep.indexOf("\ntrace ") + 1));
