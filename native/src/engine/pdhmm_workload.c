@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fpenv.h"
 #include "common/status.h"
 #include "cpu/pdhmm/pdhmm.h"
 #include "engine/context.h"
@@ -240,12 +241,16 @@ DPA_API dpa_status dpa_pdhmm_compute(dpa_context *ctx, const dpa_pdhmm_batch *ba
     if ((st = pdhmm_keys(batch, job.keys)) != DPA_OK) goto cleanup;
     call.total_cost = total;
     if ((st = dpa_sched_run(ctx, &pdhmm_workload, &job, &call, &res)) != DPA_OK) goto cleanup;
-    /* the kernels hand back scaled sums (cpu/pdhmm/pdhmm.h) */
-    for (int32_t i = 0; i < n; i++) {
+    /* the kernels hand back scaled sums (cpu/pdhmm/pdhmm.h); the log10 in the kernels' IEEE
+     * mode, whatever the caller's (a DAZ caller would turn a denormal sum into -Infinity) */
+    dpa_fpenv env = dpa_fpenv_enter_f64();
+    for (int32_t i = 0; i < n && st == DPA_OK; i++) {
         const double r = dpa_pdhmm_log10_of(job.results[i]);
-        if ((st = check_result(batch, i, r)) != DPA_OK) goto cleanup;
+        st = check_result(batch, i, r);
         if (params->result == DPA_PDHMM_RESULT_LOG10) job.results[i] = r;
     }
+    dpa_fpenv_leave(env);
+    if (st != DPA_OK) goto cleanup;
     memcpy(out, job.results, sizeof *out * (size_t)n);
     if (stats) {
         stats->pairs = n;

@@ -326,6 +326,10 @@ final class TraceReplay {
         out.printf(Locale.ROOT, "  %d PairHMM calls (%d pairs, %.3g cells), %d Smith-Waterman calls (%.3g cells), "
             + "%d caller thread(s)%n", pairHmmCalls, pairs, (double) cells, swCalls, (double) swCells,
             callerThreads());
+        if (end.skipped() > 0) {
+            out.printf(Locale.ROOT, "  NOTE: %d calls were not recorded (beyond the trace format's limits): their "
+                + "time counts as GATK's own below%n", end.skipped());
+        }
         out.printf(Locale.ROOT, "  recorded: process wall %.2f s, of which PairHMM %.3f s and Smith-Waterman %.3f s "
             + "on the busiest caller thread, trace writing %.3f s; PairHMM on %s (%s), Smith-Waterman on %s%n", wall,
             recPair, recSw, traced, end.pairHmmEngine(), init == null ? "no initialize recorded"

@@ -12,7 +12,8 @@ package org.dpaccel.gatk.trace;
  *                  reads x haps doubles (read-major)
  *   3 Sw           long thread, long at, long nanos, byte array ref, byte array alt,
  *                  int match, mismatch, open, extend, byte overhang, UTF cigar, int offset
- *   4 End          long at, long processNanos, long traceNanos, UTF pairHmmEngine, UTF swEngine
+ *   4 End          long at, long processNanos, long traceNanos, UTF pairHmmEngine, UTF swEngine,
+ *                  long skipped (calls not recorded: beyond the limits below)
  * byte array: int length, then the bytes.
  * </pre>
  *
@@ -29,9 +30,13 @@ final class TraceFormat {
     /** bytes in one sequence or quality array */
     static final int MAX_ARRAY = 1 << 24;
     /** reads or haplotypes in one computeLikelihoods call */
-    static final int MAX_COUNT = 1 << 16;
+    static final int MAX_COUNT = 1 << 20;
     /** results in one computeLikelihoods call */
-    static final long MAX_RESULTS = 1L << 26;
+    static final long MAX_RESULTS = 1L << 28;
+    /** bytes of sequence and quality arrays in one record */
+    static final long MAX_RECORD_BYTES = 1L << 30;
+    /** bytes of a CIGAR or origin string (DataOutput.writeUTF's own limit) */
+    static final int MAX_UTF = 65535;
 
     private TraceFormat() {
     }

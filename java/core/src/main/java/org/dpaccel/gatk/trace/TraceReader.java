@@ -114,7 +114,8 @@ public final class TraceReader implements AutoCloseable {
                     return sw();
                 case TraceFormat.END:
                     TraceRecord.End e = new TraceRecord.End(readLong("at"), readLong("processNanos"),
-                        readLong("traceNanos"), readUtf("pairHmmEngine"), readUtf("swEngine"));
+                        readLong("traceNanos"), readUtf("pairHmmEngine"), readUtf("swEngine"),
+                        readLong("skipped"));
                     ended = true;
                     field = "after End";
                     if (in.read() >= 0) {
@@ -140,14 +141,23 @@ public final class TraceReader implements AutoCloseable {
         }
         String[] names = { "bases", "quals", "insGop", "delGop", "gcp" };
         byte[][][] reads = new byte[nr][5][];
+        long bytes = 0;
         for (int r = 0; r < nr; r++) {
             for (int k = 0; k < 5; k++) {
                 reads[r][k] = readBytes("read " + r + " " + names[k]);
+                bytes += reads[r][k].length;
+                if (reads[r][k].length != reads[r][0].length) {
+                    throw new TraceFormatException(where() + ": " + reads[r][k].length + " bytes, the read's bases "
+                        + reads[r][0].length);
+                }
             }
+            recordBytes(bytes);
         }
         byte[][] haps = new byte[nh][];
         for (int h = 0; h < nh; h++) {
             haps[h] = readBytes("haplotype " + h);
+            bytes += haps[h].length;
+            recordBytes(bytes);
         }
         // grown as the values arrive: a damaged count must not allocate what the file does not hold
         int n = nr * nh;
@@ -177,6 +187,13 @@ public final class TraceReader implements AutoCloseable {
         }
         return new TraceRecord.Sw(thread, at, nanos, ref, alt, scores, overhang, readUtf("cigar"),
             readInt("offset", Integer.MIN_VALUE, Integer.MAX_VALUE));
+    }
+
+    private void recordBytes(long bytes) throws TraceFormatException {
+        if (bytes > TraceFormat.MAX_RECORD_BYTES) {
+            throw new TraceFormatException(where() + ": the record's arrays exceed " + TraceFormat.MAX_RECORD_BYTES
+                + " bytes");
+        }
     }
 
     private long readNanos() throws IOException {

@@ -61,8 +61,9 @@ public sealed interface TraceRecord {
      * @param traceNanos time spent writing records
      * @param pairHmmEngine "dpaccel", "gkl" or "none"
      * @param swEngine "dpaccel", "gkl" or "none"
+     * @param skipped calls not recorded because they exceed the format's limits
      */
-    record End(long at, long processNanos, long traceNanos, String pairHmmEngine, String swEngine)
+    record End(long at, long processNanos, long traceNanos, String pairHmmEngine, String swEngine, long skipped)
         implements TraceRecord {
     }
 }

@@ -22,6 +22,7 @@ public final class TraceWriter implements AutoCloseable {
     private final DataOutputStream out;
     private final long t0 = System.nanoTime();
     private long traceNanos;
+    private long skipped;
     private boolean closed;
 
     /**
@@ -35,10 +36,47 @@ public final class TraceWriter implements AutoCloseable {
         this.path = path;
         this.partial = path.resolveSibling(path.getFileName() + ".partial");
         OutputStream f = Files.newOutputStream(partial);
-        out = new DataOutputStream(new BufferedOutputStream(new GZIPOutputStream(f, 1 << 16), 1 << 16));
-        out.write(TraceFormat.MAGIC);
-        out.writeInt(TraceFormat.VERSION);
-        out.writeUTF(origin);
+        DataOutputStream d = null;
+        try {
+            d = new DataOutputStream(new BufferedOutputStream(new GZIPOutputStream(f, 1 << 16), 1 << 16));
+            d.write(TraceFormat.MAGIC);
+            d.writeInt(TraceFormat.VERSION);
+            d.writeUTF(origin.length() > 1000 ? origin.substring(0, 1000) : origin);
+        } catch (IOException | RuntimeException e) {
+            (d != null ? d : f).close();
+            Files.deleteIfExists(partial);
+            throw e;
+        }
+        out = d;
+    }
+
+    /**
+     * Closes the file and deletes it: the recording is given up (a write error).
+     */
+    public synchronized void abandon() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            out.close();
+        } catch (IOException e) {
+            // giving up anyway
+        }
+        try {
+            Files.deleteIfExists(partial);
+        } catch (IOException e) {
+            // nothing more to do
+        }
+    }
+
+    /** A call the format cannot hold: counted in the End record, not written. */
+    private void skip(String why) {
+        skipped++;
+    }
+
+    private static boolean fits(byte[] b) {
+        return b != null && b.length <= TraceFormat.MAX_ARRAY;
     }
 
     /**
@@ -60,6 +98,10 @@ public final class TraceWriter implements AutoCloseable {
     public synchronized void write(TraceRecord.PairHmmInit r) throws IOException {
         long s = System.nanoTime();
         check();
+        if (r.maxThreads() < 1 || r.gklClass().length() > TraceFormat.MAX_UTF / 3) {
+            skip("initialize beyond the trace format's limits");
+            return;
+        }
         out.writeByte(TraceFormat.PAIRHMM_INIT);
         out.writeLong(r.thread());
         out.writeLong(r.at());
@@ -78,6 +120,28 @@ public final class TraceWriter implements AutoCloseable {
     public synchronized void write(TraceRecord.PairHmm r) throws IOException {
         long s = System.nanoTime();
         check();
+        // validated before the kind byte, so a call the reader would refuse never half-writes
+        long bytes = 0;
+        boolean ok = r.reads().length <= TraceFormat.MAX_COUNT && r.haps().length <= TraceFormat.MAX_COUNT
+            && r.out().length == (long) r.reads().length * r.haps().length
+            && r.out().length <= TraceFormat.MAX_RESULTS;
+        for (int i = 0; ok && i < r.reads().length; i++) {
+            byte[][] read = r.reads()[i];
+            ok = read != null && read.length == 5;
+            for (int k = 0; ok && k < 5; k++) {
+                ok = fits(read[k]) && read[k].length == read[0].length;
+                bytes += ok ? read[k].length : 0;
+            }
+        }
+        for (int h = 0; ok && h < r.haps().length; h++) {
+            ok = fits(r.haps()[h]);
+            bytes += ok ? r.haps()[h].length : 0;
+        }
+        if (!ok || bytes > TraceFormat.MAX_RECORD_BYTES) {
+            skip("computeLikelihoods beyond the trace format's limits");
+            traceNanos += System.nanoTime() - s;
+            return;
+        }
         out.writeByte(TraceFormat.PAIRHMM);
         out.writeLong(r.thread());
         out.writeLong(r.at());
@@ -107,6 +171,13 @@ public final class TraceWriter implements AutoCloseable {
     public synchronized void write(TraceRecord.Sw r) throws IOException {
         long s = System.nanoTime();
         check();
+        if (!fits(r.ref()) || !fits(r.alt()) || r.cigar() == null || r.scores().length != 4 || r.overhang() < 0
+            || r.overhang() > 3 || r.cigar().length() > TraceFormat.MAX_UTF / 3
+            || (long) r.ref().length + r.alt().length > TraceFormat.MAX_RECORD_BYTES) {
+            skip("align beyond the trace format's limits");
+            traceNanos += System.nanoTime() - s;
+            return;
+        }
         out.writeByte(TraceFormat.SW);
         out.writeLong(r.thread());
         out.writeLong(r.at());
@@ -164,6 +235,7 @@ public final class TraceWriter implements AutoCloseable {
         out.writeLong(traceNanos);
         out.writeUTF(pairHmmEngine);
         out.writeUTF(swEngine);
+        out.writeLong(skipped);
         out.close();
         Files.move(partial, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }

@@ -185,8 +185,8 @@ public final class DropInPairHmm implements PairHMMNativeBinding {
             throw new IllegalStateException("dpaccel GATK drop-in: " + mode.gklClass
                 + " has neither dpaccel nor Intel GKL to run on (see the log line of load())");
         }
-        DropInTrace.pairHmmInit(mode.gklClass, args);
         if (!dpa) {
+            DropInTrace.pairHmmInit(mode.gklClass, args);
             d.initialize(args);
             return;
         }
@@ -218,6 +218,7 @@ public final class DropInPairHmm implements PairHMMNativeBinding {
         mine.maxNumberOfThreads = threads;
         mine.useDoublePrecision = dbl;
         DropInStats.threads(threads);
+        DropInTrace.pairHmmInit(mode.gklClass, mine); // the threads this run really uses
         LOG.log(Level.INFO, "dpaccel GATK drop-in: " + mode.gklClass + " initialize: " + threads + " CPU thread(s) ("
             + source + "), double precision " + dbl + ", backend "
             + orDefault(System.getProperty("dpaccel.backend"), "auto (set -Ddpaccel.backend=cpu|gpu|hybrid)"));

@@ -30,14 +30,18 @@ final class DropInTrace {
     /** The trace file property. */
     static final String PROPERTY = "dpaccel.gatk.trace";
     private static final Logger LOG = System.getLogger("org.dpaccel.gatk");
-    private static TraceWriter writer;
-    private static boolean opened;
+    private static volatile TraceWriter writer;
+    private static volatile boolean opened;
 
     private DropInTrace() {
     }
 
     /** The writer, opened on first use when the property is set; null when not recording. */
-    private static synchronized TraceWriter writer() {
+    static TraceWriter writer() {
+        return opened ? writer : open();
+    }
+
+    private static synchronized TraceWriter open() {
         if (opened) {
             return writer;
         }
@@ -51,10 +55,16 @@ final class DropInTrace {
             if (path.getParent() != null) {
                 Files.createDirectories(path.getParent());
             }
-            writer = new TraceWriter(path, "dpaccel-gatk-dropin " + Dpaccel.class.getPackage().getImplementationVersion()
-                + "; java " + System.getProperty("java.version") + "; " + Runtime.getRuntime().availableProcessors()
-                + " processors; " + System.getProperty("os.arch"));
-            Runtime.getRuntime().addShutdownHook(new Thread(DropInTrace::close, "dpaccel-gatk-trace"));
+            TraceWriter w = new TraceWriter(path, "dpaccel-gatk-dropin "
+                + Dpaccel.class.getPackage().getImplementationVersion() + "; java " + System.getProperty("java.version")
+                + "; " + Runtime.getRuntime().availableProcessors() + " processors; " + System.getProperty("os.arch"));
+            try {
+                Runtime.getRuntime().addShutdownHook(new Thread(DropInTrace::close, "dpaccel-gatk-trace"));
+            } catch (RuntimeException e) {
+                w.abandon(); // the JVM is shutting down already: nothing would finish the trace
+                throw e;
+            }
+            writer = w;
             LOG.log(Level.INFO, "dpaccel GATK drop-in: recording kernel calls to " + path + " (complete at exit)");
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.WARNING, "dpaccel GATK drop-in: cannot record a trace to " + path + ": " + e);
@@ -81,9 +91,13 @@ final class DropInTrace {
         opened = false;
     }
 
-    private static synchronized void fail(IOException e) {
-        LOG.log(Level.WARNING, "dpaccel GATK drop-in: recording stopped, the trace is incomplete: " + e);
-        writer = null;
+    /** Gives the recording up after an error; GATK never sees it. */
+    private static synchronized void fail(TraceWriter w, Exception e) {
+        if (writer == w) {
+            writer = null;
+            w.abandon();
+            LOG.log(Level.WARNING, "dpaccel GATK drop-in: recording stopped and the partial trace deleted: " + e);
+        }
     }
 
     static void pairHmmInit(String gklClass, PairHMMNativeArguments args) {
@@ -94,8 +108,8 @@ final class DropInTrace {
         try {
             w.write(new TraceRecord.PairHmmInit(Thread.currentThread().getId(), w.at(System.nanoTime()), gklClass,
                 args == null ? 1 : args.maxNumberOfThreads, args != null && args.useDoublePrecision));
-        } catch (IOException e) {
-            fail(e);
+        } catch (IOException | RuntimeException e) {
+            fail(w, e);
         }
     }
 
@@ -104,19 +118,19 @@ final class DropInTrace {
         if (w == null) {
             return;
         }
-        byte[][][] r = new byte[reads.length][][];
-        for (int i = 0; i < reads.length; i++) {
-            ReadDataHolder d = reads[i];
-            r[i] = new byte[][] { d.readBases, d.readQuals, d.insertionGOP, d.deletionGOP, d.overallGCP };
-        }
-        byte[][] h = new byte[haps.length][];
-        for (int i = 0; i < haps.length; i++) {
-            h[i] = haps[i].haplotypeBases;
-        }
         try {
+            byte[][][] r = new byte[reads.length][][];
+            for (int i = 0; i < reads.length; i++) {
+                ReadDataHolder d = reads[i];
+                r[i] = new byte[][] { d.readBases, d.readQuals, d.insertionGOP, d.deletionGOP, d.overallGCP };
+            }
+            byte[][] h = new byte[haps.length][];
+            for (int i = 0; i < haps.length; i++) {
+                h[i] = haps[i].haplotypeBases;
+            }
             w.write(new TraceRecord.PairHmm(Thread.currentThread().getId(), w.at(t0), nanos, r, h, out));
-        } catch (IOException e) {
-            fail(e);
+        } catch (IOException | RuntimeException e) {
+            fail(w, e);
         }
     }
 
@@ -126,12 +140,13 @@ final class DropInTrace {
         if (w == null) {
             return;
         }
-        int[] scores = { p.getMatchValue(), p.getMismatchPenalty(), p.getGapOpenPenalty(), p.getGapExtendPenalty() };
         try {
+            int[] scores = { p.getMatchValue(), p.getMismatchPenalty(), p.getGapOpenPenalty(),
+                p.getGapExtendPenalty() };
             w.write(new TraceRecord.Sw(Thread.currentThread().getId(), w.at(t0), nanos, ref, alt, scores, s.ordinal(),
                 result.cigar, result.alignment_offset));
-        } catch (IOException e) {
-            fail(e);
+        } catch (IOException | RuntimeException e) {
+            fail(w, e);
         }
     }
 }
