@@ -531,7 +531,9 @@ typedef struct dpa_pdhmm_stats {
     int64_t gpu_pairs;  /* pairs computed on a GPU */
     int32_t isa;        /* dpa_isa of the CPU kernel */
 } dpa_pdhmm_stats;
-/* backend -1, rows DPA_PDHMM_ROWS_GATK, result DPA_PDHMM_RESULT_LOG10. */
+/* backend -1, rows DPA_PDHMM_ROWS_GATK, result DPA_PDHMM_RESULT_LOG10. The struct grows at its
+ * end between versions (result came in 0.1.0's second revision): always fill it through this
+ * function, then set the fields you need. */
 DPA_API void dpa_pdhmm_params_init(dpa_pdhmm_params *params);
 /* Checks every field; the message names the first offending field, pair and index. */
 DPA_API dpa_status dpa_pdhmm_validate(const dpa_pdhmm_batch *batch);
