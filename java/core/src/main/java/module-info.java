@@ -4,7 +4,8 @@
  *
  * <p>Entry points: {@link org.dpaccel.DpaContext} and the workload packages
  * {@link org.dpaccel.pairhmm}, {@link org.dpaccel.sw}, {@link org.dpaccel.distance}, {@link org.dpaccel.xdrop}, {@link org.dpaccel.papara} and {@link org.dpaccel.hmm}; {@link org.dpaccel.gatk} implements
- * GATK's native bindings. {@code org.dpaccel.internal} (native loading and the JNI
+ * GATK's native bindings, and {@link org.dpaccel.gatk.trace} holds the format of the GATK
+ * drop-in's traces. {@code org.dpaccel.internal} (native loading and the JNI
  * declarations) is not exported.
  *
  * <p>{@code org.dpaccel.gatk} implements interfaces from GATK's bindings jar

@@ -35,7 +35,8 @@ class ApiSurfaceTest {
             exported.add(e.source());
         }
         assertEquals(Set.of("org.dpaccel", "org.dpaccel.gatk", "org.dpaccel.pairhmm", "org.dpaccel.sw",
-            "org.dpaccel.distance", "org.dpaccel.xdrop", "org.dpaccel.pdhmm", "org.dpaccel.papara", "org.dpaccel.hmm"), exported);
+            "org.dpaccel.distance", "org.dpaccel.xdrop", "org.dpaccel.pdhmm", "org.dpaccel.papara", "org.dpaccel.hmm",
+            "org.dpaccel.gatk.trace"), exported);
         assertTrue(d.opens().isEmpty(), "opens " + d.opens());
         assertTrue(d.packages().contains("org.dpaccel.internal"));
         // java.base only: the bindings jar cannot be a module (see module-info.java)
