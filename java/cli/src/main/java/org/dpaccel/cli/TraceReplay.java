@@ -130,7 +130,10 @@ final class TraceReplay {
         }
     }
 
-    /** Child-first for com.intel.gkl classes, parent-first for everything else. */
+    /**
+     * Child-first for com.intel.gkl classes and resources (GKL's native libraries must come from the
+     * same jar as its classes), parent-first for everything else.
+     */
     private static final class GklLoader extends URLClassLoader {
         GklLoader(URL[] urls, ClassLoader parent) {
             super(urls, parent);
@@ -151,6 +154,12 @@ final class TraceReplay {
                 }
                 return c;
             }
+        }
+
+        @Override
+        public URL getResource(String name) {
+            URL u = name.startsWith("com/intel/gkl/") ? findResource(name) : null;
+            return u != null ? u : super.getResource(name);
         }
     }
 

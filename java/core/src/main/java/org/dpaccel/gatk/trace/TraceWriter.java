@@ -70,11 +70,6 @@ public final class TraceWriter implements AutoCloseable {
         }
     }
 
-    /** A call the format cannot hold: counted in the End record, not written. */
-    private void skip(String why) {
-        skipped++;
-    }
-
     private static boolean fits(byte[] b) {
         return b != null && b.length <= TraceFormat.MAX_ARRAY;
     }
@@ -99,7 +94,7 @@ public final class TraceWriter implements AutoCloseable {
         long s = System.nanoTime();
         check();
         if (r.maxThreads() < 1 || r.gklClass().length() > TraceFormat.MAX_UTF / 3) {
-            skip("initialize beyond the trace format's limits");
+            skipped++; // beyond the format's limits: counted in the End record, not written
             return;
         }
         out.writeByte(TraceFormat.PAIRHMM_INIT);
@@ -138,7 +133,7 @@ public final class TraceWriter implements AutoCloseable {
             bytes += ok ? r.haps()[h].length : 0;
         }
         if (!ok || bytes > TraceFormat.MAX_RECORD_BYTES) {
-            skip("computeLikelihoods beyond the trace format's limits");
+            skipped++; // beyond the format's limits: counted in the End record, not written
             traceNanos += System.nanoTime() - s;
             return;
         }
@@ -174,7 +169,7 @@ public final class TraceWriter implements AutoCloseable {
         if (!fits(r.ref()) || !fits(r.alt()) || r.cigar() == null || r.scores().length != 4 || r.overhang() < 0
             || r.overhang() > 3 || r.cigar().length() > TraceFormat.MAX_UTF / 3
             || (long) r.ref().length + r.alt().length > TraceFormat.MAX_RECORD_BYTES) {
-            skip("align beyond the trace format's limits");
+            skipped++; // beyond the format's limits: counted in the End record, not written
             traceNanos += System.nanoTime() - s;
             return;
         }
