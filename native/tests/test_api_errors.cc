@@ -169,6 +169,32 @@ TEST(ContextOptions, EnvironmentIsReadAndChecked)
     if (saved) setenv("DPACCEL_THREADS", keep.c_str(), 1); else unsetenv("DPACCEL_THREADS");
 }
 
+// The GPU unit knobs are read and range-checked at context creation like every other
+// variable: a bad value names the variable and the allowed range.
+TEST(ContextOptions, GpuUnitKnobsAreChecked)
+{
+    struct Case { const char *name, *bad, *good; };
+    const Case cases[] = { { "DPACCEL_GPU_UNITS_PER_FEEDER", "65", "8" },
+                           { "DPACCEL_GPU_UNITS_PER_FEEDER", "0", "1" },
+                           { "DPACCEL_GPU_UNIT_MIN_COST", "0", "25000000" },
+                           { "DPACCEL_GPU_UNIT_MIN_COST", "1e6", "1" } };
+    for (const Case &c : cases) {
+        SCOPED_TRACE(std::string(c.name) + "=" + c.bad);
+        const char *saved = std::getenv(c.name);
+        const std::string keep = saved ? saved : "";
+        dpa_context *ctx = nullptr;
+        setenv(c.name, c.bad, 1);
+        EXPECT_EQ(dpa_context_create(nullptr, &ctx), DPA_ERR_INVALID_ARG);
+        const std::string msg = dpa_last_error();
+        EXPECT_NE(msg.find(c.name), std::string::npos) << msg;
+        EXPECT_NE(msg.find("expected an integer in ["), std::string::npos) << msg;
+        setenv(c.name, c.good, 1);
+        ASSERT_EQ(dpa_context_create(nullptr, &ctx), DPA_OK);
+        dpa_context_destroy(ctx);
+        if (saved) setenv(c.name, keep.c_str(), 1); else unsetenv(c.name);
+    }
+}
+
 TEST(Status, NamesAreStable)
 {
     EXPECT_STREQ(dpa_status_name(DPA_OK), "DPA_OK");

@@ -2,6 +2,7 @@
  * facade maps system properties into options) > environment variable > default. A bad
  * value is an error that names its source, never silently ignored. */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -122,6 +123,18 @@ dpa_status dpa_config_resolve(const dpa_options *opt, dpa_config *cfg)
     if ((env = getenv("DPACCEL_GPU_FEEDERS")) && *env) {
         if ((st = parse_int(env, "DPACCEL_GPU_FEEDERS", 1, 4, &v))) return st;
         cfg->gpu_feeders = (int32_t)v;
+    }
+    /* How a large GPU call is cut into units (the feeders' pipeline depth): units per
+     * feeder and the smallest unit, in the workload's cost units (PairHMM: cells). */
+    cfg->gpu_units_per_feeder = 0;
+    if ((env = getenv("DPACCEL_GPU_UNITS_PER_FEEDER")) && *env) {
+        if ((st = parse_int(env, "DPACCEL_GPU_UNITS_PER_FEEDER", 1, 64, &v))) return st;
+        cfg->gpu_units_per_feeder = (int32_t)v;
+    }
+    cfg->gpu_unit_min_cost = -1;
+    if ((env = getenv("DPACCEL_GPU_UNIT_MIN_COST")) && *env) {
+        if ((st = parse_int(env, "DPACCEL_GPU_UNIT_MIN_COST", 1, LONG_MAX, &v))) return st;
+        cfg->gpu_unit_min_cost = (int64_t)v;
     }
     if ((env = getenv("DPACCEL_TIMING")) && *env) {
         if ((st = parse_int(env, "DPACCEL_TIMING", 0, 1, &v))) return st;

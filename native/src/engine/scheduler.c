@@ -156,10 +156,13 @@ static int64_t unit_cost(const dpa_context *ctx, const dpa_workload *w, const dp
         const double tc = w->cpu_seconds(total, call->tasks, ctx->cfg.threads, call->isa);
         unit = (int64_t)((double)total * (tc / (tc + tg)) / ndev) + 1;
     } else {
-        const int32_t per = hybrid ? w->hybrid_units_per_feeder : w->units_per_feeder;
+        int32_t per = hybrid ? w->hybrid_units_per_feeder : w->units_per_feeder;
+        if (ctx->cfg.gpu_units_per_feeder > 0) per = ctx->cfg.gpu_units_per_feeder;
         unit = total / ((int64_t)nfeeders * (per > 0 ? per : 1)) + 1;
     }
-    return unit < w->unit_min_cost ? w->unit_min_cost : unit;
+    const int64_t min_cost = ctx->cfg.gpu_unit_min_cost >= 0 ? ctx->cfg.gpu_unit_min_cost
+                                                             : w->unit_min_cost;
+    return unit < min_cost ? min_cost : unit;
 }
 
 /* ---- CPU side ---------------------------------------------------------------------- */
