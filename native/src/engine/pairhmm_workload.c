@@ -15,6 +15,7 @@
 #include "engine/pairhmm_prefix_run.h"
 #include "engine/scheduler.h"
 #include "engine/sort.h"
+#include "engine/timing.h"
 
 typedef struct phmm_job {
     const dpa_pairhmm_batch *batch;
@@ -43,6 +44,26 @@ static void expand_tasks(const dpa_pairhmm_batch *b, dpa_phmm_task *tasks)
         r0 += nr;
         h0 += nh;
     }
+}
+
+/* Cells of the whole batch: per group, its read positions times its haplotype positions
+ * (one pass over the lengths instead of one per pair). */
+static int64_t batch_cells(const dpa_pairhmm_batch *b)
+{
+    const int32_t groups = b->num_groups ? b->num_groups : 1;
+    int32_t r = 0, h = 0;
+    int64_t cells = 0;
+    for (int32_t g = 0; g < groups; g++) {
+        const int32_t nr = b->num_groups ? b->group_num_reads[g] : b->num_reads;
+        const int32_t nh = b->num_groups ? b->group_num_haps[g] : b->num_haps;
+        int64_t rl = 0, hl = 0;
+        for (int32_t i = 0; i < nr; i++) rl += b->read_lengths[r + i];
+        for (int32_t i = 0; i < nh; i++) hl += b->hap_lengths[h + i];
+        cells += rl * hl;
+        r += nr;
+        h += nh;
+    }
+    return cells;
 }
 
 /* Descending by (read length, hap length), ties in task order (both lengths < 2^21): the
@@ -112,15 +133,16 @@ static const dpa_workload pairhmm_workload = {
     .solo_cost = INT64_MAX,
     /* ~0.3 s of one CPU core, ~0.1 ms of one H100 */
     .split_min_cost = (int64_t)256 * 1000 * 1000,
-    /* Up to four feeders per GPU, each with a unit of at least 2 G cells (~1 ms of H100
-     * float kernel): a large call's host steps (scan, pack, sort, warp plan: ~13 ms of
-     * 24 for 15.5 G cells on one thread) then overlap another unit's kernels on their own
-     * slots and streams. Calls under 4 G cells (every HaplotypeCaller region, 1m.in) stay
-     * one unit on one feeder, as before. */
+    /* Up to four feeders per GPU, one unit each, units of at least 25 M cells: a call's
+     * host steps (scan, pack, sort, warp plan) then overlap another unit's transfers and
+     * kernels on their own slots and streams. Measured on an H200 (docs/BENCHMARKS.md,
+     * 2026-11-28): 1m.in 2.2 -> 1.5-1.6 ms, a 60 k-pair HaplotypeCaller-shaped call 5.4 ->
+     * 4.3-4.7 ms; more units per feeder or smaller units were slower. A HaplotypeCaller
+     * region (~0.4 M cells) stays one unit on one feeder. */
     .feeders_per_gpu = 4,
     .units_per_feeder = 1,
     .hybrid_units_per_feeder = 0,
-    .unit_min_cost = (int64_t)2000 * 1000 * 1000,
+    .unit_min_cost = (int64_t)25 * 1000 * 1000,
     .cpu = phmm_cpu,
     .gpu = phmm_gpu,
 };
@@ -156,6 +178,7 @@ dpa_status dpa_pairhmm_compute_ex(dpa_context *ctx, const dpa_pairhmm_batch *bat
                                   int64_t out_len, dpa_pairhmm_stats *stats, int quals_checked)
 {
     if (!ctx) return dpa_fail(DPA_ERR_NULL_ARG, "dpa_pairhmm_compute: ctx is NULL");
+    const double t0 = ctx->cfg.timing ? dpa_ms_now() : 0;
     dpa_pairhmm_params defaults;
     if (!params) {
         dpa_pairhmm_params_init(&defaults);
@@ -198,14 +221,16 @@ dpa_status dpa_pairhmm_compute_ex(dpa_context *ctx, const dpa_pairhmm_batch *bat
     if (!job.tasks)
         return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "pairhmm: out of memory for %lld tasks", (long long)n);
     expand_tasks(batch, job.tasks);
-    int64_t cells = 0;
-    for (int64_t i = 0; i < n; i++)
-        cells += (int64_t)batch->read_lengths[job.tasks[i].read] * batch->hap_lengths[job.tasks[i].hap];
+    const int64_t cells = batch_cells(batch);
 
     const dpa_sched_call call = { n, cells, params->backend, ctx->phmm.isa };
     dpa_sched_result res;
+    const double t1 = ctx->cfg.timing ? dpa_ms_now() : 0;
     st = dpa_sched_run(ctx, &pairhmm_workload, &job, &call, &res);
     free(job.tasks);
+    if (ctx->cfg.timing)
+        dpa_log(ctx, DPA_LOG_DEBUG, "pairhmm call: checks and tasks %.3f ms, scheduler %.3f ms",
+                t1 - t0, dpa_ms_now() - t1);
     if (st != DPA_OK) return st;
     if (stats) {
         stats->pairs = n;

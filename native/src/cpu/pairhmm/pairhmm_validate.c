@@ -122,13 +122,29 @@ DPA_API dpa_status dpa_pairhmm_validate(const dpa_pairhmm_batch *b)
 {
     dpa_status st = dpa_pairhmm_validate_shape(b);
     if (st) return st;
+    /* One pass over the four quality arrays of a read (a GPU call of 30 k pairs spent
+     * ~0.35 ms here with a pass per array); the message comes from the per-array check. */
     for (int32_t i = 0; i < b->num_reads; i++) {
         const int64_t off = b->read_offsets[i];
         const int32_t len = b->read_lengths[i];
-        if ((st = check_quals("base_quals", i, b->base_quals + off, len))) return st;
-        if ((st = check_quals("ins_quals", i, b->ins_quals + off, len))) return st;
-        if ((st = check_quals("del_quals", i, b->del_quals + off, len))) return st;
-        if ((st = check_quals("gcp_quals", i, b->gcp_quals + off, len))) return st;
+        const uint8_t *q0 = b->base_quals + off, *q1 = b->ins_quals + off;
+        const uint8_t *q2 = b->del_quals + off, *q3 = b->gcp_quals + off;
+        uint64_t any = 0;
+        int32_t k = 0;
+        for (; k + 8 <= len; k += 8) {
+            uint64_t w0, w1, w2, w3;
+            memcpy(&w0, q0 + k, 8);
+            memcpy(&w1, q1 + k, 8);
+            memcpy(&w2, q2 + k, 8);
+            memcpy(&w3, q3 + k, 8);
+            any |= w0 | w1 | w2 | w3;
+        }
+        for (; k < len; k++) any |= (uint64_t)(q0[k] | q1[k] | q2[k] | q3[k]);
+        if (!(any & UINT64_C(0x8080808080808080))) continue;
+        if ((st = check_quals("base_quals", i, q0, len))) return st;
+        if ((st = check_quals("ins_quals", i, q1, len))) return st;
+        if ((st = check_quals("del_quals", i, q2, len))) return st;
+        if ((st = check_quals("gcp_quals", i, q3, len))) return st;
     }
     return DPA_OK;
 }
