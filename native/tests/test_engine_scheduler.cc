@@ -535,3 +535,30 @@ TEST(EngineScheduler, ChunksAreMultiplesOfTheWorkloadsVector)
         if (rg.first + rg.second != 1001) EXPECT_EQ(rg.second % 4, 0) << "range " << rg.first;
     }
 }
+
+// GPU units: as many equal units as feeder turns, none below the workload's minimum, so a
+// call just above the minimum is one unit (not a full one and a sliver), and a call of k
+// minimums is k units on k feeders.
+TEST(EngineScheduler, GpuUnitsAreEqualAndNeverBelowTheMinimum)
+{
+    struct Case { int64_t tasks, min_cost; int expect_calls; };
+    // 1,000 tasks of cost 100 (total 100,000), 4 feeders x 2 units on one device
+    const Case cases[] = { { 1000, 0, 8 },        // no minimum: 8 units
+                           { 1000, 90000, 1 },    // 1.1 minimums: one unit, not 90k + 10k
+                           { 1000, 30000, 3 },    // 3.3 minimums: three equal units
+                           { 1000, 200000, 1 } }; // below the minimum: whole
+    for (const Case &k : cases) {
+        SCOPED_TRACE("min_cost " + std::to_string(k.min_cost));
+        Ctx c(2, 1);
+        dpa_workload w = toy_workload(4, INT64_MAX);
+        w.sort_for_one_gpu = 0;
+        w.split_min_cost = 0;
+        w.unit_min_cost = k.min_cost;
+        Toy t(std::vector<int64_t>((size_t)k.tasks, 100));
+        dpa_sched_result r;
+        ASSERT_EQ(run(c, w, t, DPA_BACKEND_GPU, &r), DPA_OK) << dpa_last_error();
+        expect_exact(t);
+        EXPECT_EQ(r.gpu_tasks, k.tasks);
+        EXPECT_EQ(c.gpus.calls[0].load(), k.expect_calls);
+    }
+}

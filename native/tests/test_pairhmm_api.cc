@@ -267,3 +267,37 @@ TEST(PairHmmApi, LargeBatchRadixPathKeepsCallerOrder)
             ASSERT_NEAR(got[r * b.haps.size() + h], want, 1e-4) << "read " << r << " hap " << h;
         }
 }
+
+// Large batches check their qualities on the pool, in blocks of reads: the error must be the
+// serial check's, naming the FIRST bad read (not whichever block finished first), and the
+// output must stay untouched.
+TEST(PairHmmApi, BadQualityInALargeBatchNamesTheFirstBadRead)
+{
+    uint64_t seed = test_seed();
+    SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    Batch b;
+    for (int i = 0; i < 9000; i++) b.reads.push_back(random_read(rng, 1 + (int)(rng() % 20), 6, 50));
+    b.haps.push_back(random_bases(rng, 30));
+    const int first = 4000 + (int)(rng() % 3000), later = 8500 + (int)(rng() % 400);
+    Read &r1 = b.reads[(size_t)first];
+    const size_t pos = rng() % r1.del.size();
+    r1.del[pos] = 128;
+    b.reads[(size_t)later].q[0] = 255;
+    for (int threads : { 1, 2, 4 }) {
+        SCOPED_TRACE("threads " + std::to_string(threads));
+        Ctx c(threads);
+        dpa_pairhmm_batch v = b.view();
+        std::vector<double> out((size_t)b.results(), 7.0);
+        EXPECT_EQ(dpa_pairhmm_compute(c.ctx, &v, nullptr, out.data(), (int64_t)out.size(), nullptr),
+                  DPA_ERR_INVALID_ARG);
+        EXPECT_EQ(std::string(dpa_last_error()),
+                  "pairhmm batch: del_quals of read " + std::to_string(first) + " at position " +
+                      std::to_string(pos) + " = 128, must be in [0, 127]");
+        for (double x : out) ASSERT_EQ(x, 7.0);
+        EXPECT_EQ(dpa_pairhmm_validate(&v), DPA_ERR_INVALID_ARG);
+        EXPECT_EQ(std::string(dpa_last_error()),
+                  "pairhmm batch: del_quals of read " + std::to_string(first) + " at position " +
+                      std::to_string(pos) + " = 128, must be in [0, 127]");
+    }
+}

@@ -133,16 +133,16 @@ static const dpa_workload pairhmm_workload = {
     .solo_cost = INT64_MAX,
     /* ~0.3 s of one CPU core, ~0.1 ms of one H100 */
     .split_min_cost = (int64_t)256 * 1000 * 1000,
-    /* Up to four feeders per GPU, one unit each, units of at least 25 M cells: a call's
+    /* Up to four feeders per GPU, one unit each, units of at least 50 M cells: a call's
      * host steps (scan, pack, sort, warp plan) then overlap another unit's transfers and
      * kernels on their own slots and streams. Measured on an H200 (docs/BENCHMARKS.md,
-     * 2026-11-28): 1m.in 2.2 -> 1.5-1.6 ms, a 60 k-pair HaplotypeCaller-shaped call 5.4 ->
-     * 4.3-4.7 ms; more units per feeder or smaller units were slower. A HaplotypeCaller
-     * region (~0.4 M cells) stays one unit on one feeder. */
+     * 2026-11-28): 1m.in 1.9 -> 1.2-1.3 ms, a 60 k-pair HaplotypeCaller-shaped call 5.1 ->
+     * 4.1-4.6 ms; more units per feeder, or 12 M-cell units (which cut one 26 M-cell
+     * region in two), were slower. A HaplotypeCaller region stays one unit on one feeder. */
     .feeders_per_gpu = 4,
     .units_per_feeder = 1,
     .hybrid_units_per_feeder = 0,
-    .unit_min_cost = (int64_t)25 * 1000 * 1000,
+    .unit_min_cost = (int64_t)50 * 1000 * 1000,
     .cpu = phmm_cpu,
     .gpu = phmm_gpu,
 };
@@ -159,6 +159,41 @@ DPA_API dpa_status dpa_pairhmm_compute(dpa_context *ctx, const dpa_pairhmm_batch
                                        int64_t out_len, dpa_pairhmm_stats *stats)
 {
     return dpa_pairhmm_compute_ex(ctx, batch, params, out, out_len, stats, 0);
+}
+
+/* The quality check of a large batch, spread over the context's pool in blocks of reads
+ * (memory-bound: a 240 k-pair call spent 4-6 ms on it on one thread of an H200 host, as
+ * long as the GPU's work). Small batches check on the calling thread. */
+#define QUAL_BLOCK_READS 1024
+
+typedef struct qual_job {
+    const dpa_pairhmm_batch *batch;
+    int32_t *bad; /* per block: the first bad read, or -1 */
+} qual_job;
+
+static void qual_block(void *arg, int64_t k)
+{
+    const qual_job *j = arg;
+    const int32_t first = (int32_t)(k * QUAL_BLOCK_READS);
+    const int32_t n = j->batch->num_reads - first;
+    j->bad[k] = dpa_pairhmm_first_bad_quals(j->batch, first,
+                                            first + (n < QUAL_BLOCK_READS ? n : QUAL_BLOCK_READS));
+}
+
+static dpa_status validate_batch(dpa_context *ctx, const dpa_pairhmm_batch *b)
+{
+    dpa_status st = dpa_pairhmm_validate_shape(b);
+    if (st) return st;
+    const int64_t blocks = ((int64_t)b->num_reads + QUAL_BLOCK_READS - 1) / QUAL_BLOCK_READS;
+    if (blocks < 4 || ctx->cfg.threads < 2) return dpa_pairhmm_validate(b);
+    int32_t *bad = malloc(sizeof *bad * (size_t)blocks);
+    if (!bad) return dpa_pairhmm_validate(b);
+    qual_job job = { b, bad };
+    dpa_pool_run(ctx->pool, blocks, qual_block, &job);
+    int32_t first_bad = -1;
+    for (int64_t k = 0; k < blocks && first_bad < 0; k++) first_bad = bad[k];
+    free(bad);
+    return first_bad < 0 ? DPA_OK : dpa_pairhmm_quals_error(b, first_bad);
 }
 
 static dpa_status check_params(const dpa_pairhmm_params *params)
@@ -186,7 +221,7 @@ dpa_status dpa_pairhmm_compute_ex(dpa_context *ctx, const dpa_pairhmm_batch *bat
     }
     dpa_status st = check_params(params);
     if (st) return st;
-    st = quals_checked ? dpa_pairhmm_validate_shape(batch) : dpa_pairhmm_validate(batch);
+    st = quals_checked ? dpa_pairhmm_validate_shape(batch) : validate_batch(ctx, batch);
     if (st) return st;
     int64_t n;
     dpa_pairhmm_result_count(batch, &n);
