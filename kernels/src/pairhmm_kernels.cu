@@ -480,8 +480,17 @@ __global__ void __launch_bounds__(DPA_PHMM_BLOCK) phmm_f64(const dpa_phmm_kargs 
         const dpa_phmm_pdesc pd = a.pairs[pidx];
         const int passes = (pd.read_len + G * R - 1) / (G * R);
         bool fold_ok;
-        const double sum = group_task<double, G, R, false, false>(a, pd, lane, 0, pd.hap_len + G - 1,
-                                                           passes, scratch, nullptr, &fold_ok);
+        double sum;
+        /* a read of at most G * DPA_PHMM_SHORT_R rows (151-bp Illumina reads) runs with
+         * that many rows per thread: a step's dependent chain is 5 rows instead of 8, and
+         * the pass is latency-bound (one pair per warp, ~1,000 flagged pairs per
+         * HaplotypeCaller-sized unit) */
+        if (pd.read_len <= G * DPA_PHMM_SHORT_R)
+            sum = group_task<double, G, DPA_PHMM_SHORT_R, false, false>(
+                a, pd, lane, 0, pd.hap_len + G - 1, 1, scratch, nullptr, &fold_ok);
+        else
+            sum = group_task<double, G, R, false, false>(a, pd, lane, 0, pd.hap_len + G - 1,
+                                                         passes, scratch, nullptr, &fold_ok);
         if (lane == G - 1) a.res[pd.res] = log10(sum) - ptraits<double>::log10_initial;
     }
 }
