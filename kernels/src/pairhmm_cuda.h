@@ -93,6 +93,12 @@ typedef struct dpa_phmm_cfg {
 /* phmm_f32<32, 8> runs reads of at most 32 * this many rows with this many rows per thread
  * (the launcher's latency model counts it) */
 #define DPA_PHMM_SHORT_R 5
+/* phmm_f32<8, 16> (configuration DPA_PHMM_CFG_8_16) runs a warp whose reads all fit 8 * this
+ * many rows in one pass with this many rows per thread, instead of two passes of 16: a
+ * 151-bp read in one pass of n + 7 steps (the launcher's passes, warp plan and cost model
+ * count it through dpa_phmm_passes) */
+#define DPA_PHMM_SHORT8_R 20
+#define DPA_PHMM_CFG_8_16 5
 #define DPA_PHMM_DOUBLE_G 32
 #define DPA_PHMM_DOUBLE_R 8
 
@@ -114,6 +120,15 @@ static inline int32_t dpa_phmm_uniform_cfg(int32_t cfg, int64_t L, int r32)
     case 9: return r32 && L % 32 == 0 ? (L <= 512 ? 13 : 14) : 12;
     default: return cfg;
     }
+}
+/* Passes of a read of L rows under configuration cfg (after the uniform mapping): L / (G R)
+ * rounded up, and 1 for the short paths (<32,8> runs reads of <= 160 rows as 32 x 5 in one
+ * pass anyway; <8,16> runs reads of <= 160 rows as 8 x 20). */
+static inline int64_t dpa_phmm_passes(int32_t cfg, int64_t L)
+{
+    const int64_t gr = (int64_t)dpa_phmm_cfgs[cfg].g * dpa_phmm_cfgs[cfg].r;
+    if (cfg == DPA_PHMM_CFG_8_16 && L <= 8 * DPA_PHMM_SHORT8_R) return 1;
+    return L < 1 ? 1 : (L + gr - 1) / gr;
 }
 /* Host-side launch entry points of the float kernels, indexed like dpa_phmm_cfgs, and of the double pass,
  * for cudaLaunchKernel / cudaFuncSetAttribute. */

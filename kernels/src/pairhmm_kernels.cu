@@ -38,6 +38,13 @@
 #ifndef DPA_PHMM_MINB16
 #define DPA_PHMM_MINB16 3
 #endif
+/* <8,16> also holds the 20-rows-per-thread path for reads of 129-160 rows: at 3 blocks per
+ * SM (168 registers) it spills ~1 KB per thread and still ran HC-shaped whole calls 4-7%
+ * faster on an H200 than at 2 blocks (211 registers, no spills), and single regions 20%
+ * faster (docs/BENCHMARKS.md, 2026-11-28). */
+#ifndef DPA_PHMM_MINB8_16
+#define DPA_PHMM_MINB8_16 3
+#endif
 /* The same for the uniform-coefficient R = 16 kernels: 4 (128 registers, small spills) fits
  * more warps, but 3 (no spills) measured 2-5% faster at every shape (docs/pairhmm-cuda.md). */
 #ifndef DPA_PHMM_MINB16U
@@ -431,7 +438,7 @@ __device__ __forceinline__ void put_f32(const dpa_phmm_kargs &a, int32_t pidx, i
 /* One warp task per warp: up to 32/G pairs of one configuration. U: uniform coefficients
  * (coefs<T, R, true>), which need 4 R fewer registers: R = 16 then fits 4 blocks per SM. */
 template <int G, int R, bool U>
-__global__ void __launch_bounds__(DPA_PHMM_BLOCK, R == 32 ? 2 : U ? DPA_PHMM_MINB16U : R == 16 ? DPA_PHMM_MINB16 : 4) phmm_f32(const dpa_phmm_kargs a)
+__global__ void __launch_bounds__(DPA_PHMM_BLOCK, R == 32 ? 2 : U ? DPA_PHMM_MINB16U : (G == 8 && R == 16) ? DPA_PHMM_MINB8_16 : R == 16 ? DPA_PHMM_MINB16 : 4) phmm_f32(const dpa_phmm_kargs a)
 {
     extern __shared__ float4 smem_tbl[];
     const int wid = blockIdx.x * (DPA_PHMM_BLOCK / 32) + threadIdx.x / 32;
@@ -454,6 +461,18 @@ __global__ void __launch_bounds__(DPA_PHMM_BLOCK, R == 32 ? 2 : U ? DPA_PHMM_MIN
         if (short_read)
             sum = group_task<float, G, DPA_PHMM_SHORT_R, false, true>(a, pd, t, g, w.steps, 1, scratch,
                                                                smem_tbl + threadIdx.x, &fold_ok);
+    }
+    if constexpr (G == 8 && R == 16 && !U) {
+        /* The same for four pairs per warp: a warp planned as one pass whose longest read
+         * needs more than 8 x 16 rows (a 151-bp read) runs 20 rows per thread, one pass of
+         * n + 7 steps instead of two; the branch is warp-uniform (the warp's maximum). */
+        int lmax = pd.read_len; /* (a shuffle reduction: sm_75 has no __reduce_max_sync) */
+#pragma unroll
+        for (int o = 16; o >= 1; o /= 2) lmax = max(lmax, __shfl_xor_sync(0xffffffffu, lmax, o));
+        short_read = w.passes == 1 && lmax > G * R;
+        if (short_read)
+            sum = group_task<float, G, DPA_PHMM_SHORT8_R, false, true>(
+                a, pd, t, g, w.steps, 1, scratch, smem_tbl + threadIdx.x, &fold_ok);
     }
     if (!short_read)
         sum = group_task<float, G, R, U, true>(a, pd, t, g, w.steps, w.passes, scratch,
@@ -531,6 +550,7 @@ extern "C" const void *dpa_phmm_kernel_f64(void) { return (const void *)phmm_f64
 
 extern "C" size_t dpa_phmm_smem_f32(int32_t cfg)
 {
-    return (size_t)DPA_PHMM_TABLE_CODES * (size_t)dpa_phmm_cfgs[cfg].r * DPA_PHMM_BLOCK *
-           sizeof(float);
+    /* <8,16> also holds its short path's table (20 rows) */
+    const size_t r = cfg == DPA_PHMM_CFG_8_16 ? DPA_PHMM_SHORT8_R : (size_t)dpa_phmm_cfgs[cfg].r;
+    return (size_t)DPA_PHMM_TABLE_CODES * r * DPA_PHMM_BLOCK * sizeof(float);
 }

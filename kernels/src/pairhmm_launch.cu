@@ -35,14 +35,16 @@ static double cfg_cost(int32_t cfg, int64_t L, int64_t n)
 {
     const int64_t G = dpa_phmm_cfgs[cfg].g;
     int64_t R = dpa_phmm_cfgs[cfg].r;
-    const int64_t passes = (L + G * R - 1) / (G * R);
+    const int64_t passes = dpa_phmm_passes(cfg, L);
     /* G = 1 (thread per pair) runs ~3x slower per instruction than the warp-shared
      * configurations (1m.in, ncu: 1.0 vs 3.4-15 G thread-instructions per ms): every lane
      * waits on its own haplotype load each step. */
     const double per_cell = (R == 16 ? 11.0 : 13.5) * (G == 1 ? 3.0 : 1.0);
-    /* <32,8> runs reads of at most 32 * DPA_PHMM_SHORT_R rows with that many rows per
-     * thread (the kernel's short path): 160 rows for a 151-bp read instead of 256. */
+    /* The kernels' short paths: <32,8> runs reads of at most 32 * DPA_PHMM_SHORT_R rows
+     * with that many rows per thread (160 rows for a 151-bp read instead of 256), <8,16>
+     * reads of at most 8 * DPA_PHMM_SHORT8_R rows in one pass of 20 rows per thread. */
     if (G == 32 && R == 8 && L <= 32 * DPA_PHMM_SHORT_R) R = DPA_PHMM_SHORT_R;
+    if (cfg == DPA_PHMM_CFG_8_16 && L > G * R && passes == 1) R = DPA_PHMM_SHORT8_R;
     double c = (double)passes * (double)(n + G - 1) * (double)(G * R) * per_cell;
     if (passes > 1) c += (double)passes * (double)n * DPA_PASS_COLUMN_COST;
     return c;
@@ -78,9 +80,10 @@ static double cfg_latency(int32_t cfg, int64_t L, int64_t n)
 {
     const int64_t G = dpa_phmm_cfgs[cfg].g;
     int64_t R = dpa_phmm_cfgs[cfg].r;
-    const int64_t passes = (L + G * R - 1) / (G * R);
+    const int64_t passes = dpa_phmm_passes(cfg, L);
     const double c = R == 16 ? 11.0 : 13.5;
     if (G == 32 && R == 8 && L <= 32 * DPA_PHMM_SHORT_R) R = DPA_PHMM_SHORT_R;
+    if (cfg == DPA_PHMM_CFG_8_16 && L > G * R && passes == 1) R = DPA_PHMM_SHORT8_R;
     const double step = (double)R * c + 8.0 * (double)R + 40.0 + (G == 1 ? 400.0 : 0.0);
     return (double)passes * (double)(n + G - 1) * step;
 }
@@ -422,10 +425,11 @@ static void keys_part(void *arg, int part, int np)
         } else if (j->uniform && (rw & 2)) {
             c = dpa_phmm_uniform_cfg(c, L, j->r32); /* the same bits (test_cuda_pairhmm) */
         }
-        /* G R is a power of two */
+        /* G R is a power of two; the short paths run in one pass */
         const int sh = c == CFG_WIDE ? __builtin_ctz(DPA_PHMM_DOUBLE_G * DPA_PHMM_DOUBLE_R)
                                      : gr_shift[c];
-        int64_t passes = (L + ((int64_t)1 << sh) - 1) >> sh;
+        int64_t passes = c == CFG_WIDE ? (L + ((int64_t)1 << sh) - 1) >> sh
+                                       : dpa_phmm_passes(c, L);
         if (passes > 16) passes = 16;
         if (passes < 1) passes = 1;
         int64_t hq = hn >> 2;
@@ -592,15 +596,13 @@ static void plan_warps(chunk_run *c)
     for (int64_t k = 0; k < c->nfloat; nwarps++) {
         const int32_t cf = (int32_t)(c->key[k] >> 12);
         const int32_t G = dpa_phmm_cfgs[cf].g, P = 32 / G;
-        const int64_t GR = (int64_t)G * dpa_phmm_cfgs[cf].r;
-        const int grs = __builtin_ctzll((unsigned long long)GR); /* G R is a power of two */
         int64_t e = k + 1;
         while (e < c->nfloat && e - k < P && (int32_t)(c->key[e] >> 12) == cf) e++;
         /* true passes (the key caps at 16) and the longest haplotype (pairs with fewer
          * passes sort later and may have longer haplotypes) */
         int64_t mp = 0, hmax = 0;
         for (int64_t q = k; q < e; q++) {
-            const int64_t pp = (pairs[q].read_len + GR - 1) >> grs;
+            const int64_t pp = dpa_phmm_passes(cf, pairs[q].read_len);
             if (pp > mp) mp = pp;
             if (pairs[q].hap_len > hmax) hmax = pairs[q].hap_len;
         }

@@ -436,3 +436,38 @@ TEST(CudaPairHmm, DirectAndCopyBackPathsAreIdentical)
                      c.precision == DPA_PRECISION_DOUBLE ? 1e-8 : 1e-4, seed, c.name);
     }
 }
+
+// The kernels' short paths: <32,8> runs reads of <= 160 rows with 5 rows per thread, <8,16>
+// runs a warp whose reads all fit 160 rows in one pass of 20 rows per thread (two passes of
+// 16 otherwise). Read lengths around both limits, mixed in one warp (a warp of <8,16> holds
+// four pairs: 100 with 151 must take the 20-row path together), forced into every
+// configuration: the same bits as the default choice, and within 1e-4 of the reference.
+TEST(CudaPairHmm, ShortPathsAroundTheirLimitsGiveTheSameBits)
+{
+    {
+        Backend probe;
+        DPA_REQUIRE_GPU(probe);
+    }
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    dpa_test::Batch batch;
+    const std::string ref = dpa_test::random_bases(rng, 700);
+    for (int L : { 100, 127, 128, 129, 140, 151, 159, 160, 161, 200, 151, 100 })
+        batch.reads.push_back(dpa_test::gatk_read(rng, ref, L));
+    for (int n : { 60, 300, 451, 700 }) batch.haps.push_back(ref.substr(0, (size_t)n));
+    dpa_pairhmm_batch b = batch.view();
+    auto tasks = all_tasks(b);
+    const auto want = reference(b, tasks, DPA_PRECISION_DOUBLE);
+    std::vector<double> first;
+    for (int cfg : { -1, 5, 8, 3, 7, 9 }) {
+        ScopedEnv env("DPACCEL_CUDA_FORCE_CFG", std::to_string(cfg));
+        Backend bk;
+        ASSERT_TRUE(bk.b) << bk.why;
+        auto got = gpu(bk, b, tasks, DPA_PRECISION_FLOAT_THEN_DOUBLE);
+        expect_close(got, want, 1e-4, seed, ("cfg " + std::to_string(cfg)).c_str());
+        if (cfg == -1) first = got;
+        EXPECT_EQ(0, std::memcmp(first.data(), got.data(), got.size() * 8))
+            << "cfg " << cfg << " differs bitwise from the default configuration";
+    }
+}
