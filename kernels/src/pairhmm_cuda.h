@@ -111,11 +111,13 @@ extern const dpa_phmm_cfg dpa_phmm_cfgs[DPA_PHMM_NUM_KERN];
  * model gave configuration cfg, or cfg itself when there is none: the R = 16 forms of
  * <8,16>, <16,16>, <32,16>; reads of <32,16> whose length 32 divides take R = 32 (half the
  * per-step overhead per cell and one pass up to 1024 rows: <16,32> up to 512 rows, <32,32>
- * above) when r32 (the device gives the 80 KiB prior table). <4,16> has no uniform form. */
+ * above) when r32 (the device gives the 80 KiB prior table). <4,16> has no uniform form;
+ * <8,16> keeps its per-row kernel for reads of 129-160 rows (one pass instead of two). */
 static inline int32_t dpa_phmm_uniform_cfg(int32_t cfg, int64_t L, int r32)
 {
     switch (cfg) {
-    case 5: return 10;
+    case 5: return L <= 8 * 16 ? 10 : 5; /* 129-160 rows: <8,16>'s one-pass 20-row path, not
+                                           * two uniform passes */
     case 7: return 11;
     case 9: return r32 && L % 32 == 0 ? (L <= 512 ? 13 : 14) : 12;
     default: return cfg;
