@@ -70,10 +70,12 @@ typedef struct dpa_workload {
      * across calls) and under HYBRID stays whole on a GPU that is faster on it. */
     int64_t split_min_cost;
 
-    /* GPU units. GPU-only: each feeder's unit is total / (feeders x units_per_feeder), at
-     * least unit_min_cost. HYBRID: hybrid_units_per_feeder units per feeder, or 0 for the
-     * cost model's GPU share in one unit per device. feeders_per_gpu concurrent calls per
-     * device (DPACCEL_GPU_FEEDERS overrides). */
+    /* GPU units. GPU-only: feeders x units_per_feeder equal units, fewer when that would
+     * make a unit cheaper than unit_min_cost (never a unit below it, unless the whole call
+     * is). HYBRID: hybrid_units_per_feeder units per feeder, or 0 for the cost model's GPU
+     * share in one unit per device, at least unit_min_cost. feeders_per_gpu concurrent calls
+     * per device (DPACCEL_GPU_FEEDERS, DPACCEL_GPU_UNITS_PER_FEEDER and
+     * DPACCEL_GPU_UNIT_MIN_COST override). */
     int32_t feeders_per_gpu;
     int32_t units_per_feeder;
     int32_t hybrid_units_per_feeder;
