@@ -31,20 +31,29 @@
  * (one pass); the earlier 96 made the model prefer the three passes. */
 #define DPA_PASS_COLUMN_COST 560.0
 
+/* Rows per thread the kernel runs for a read of L rows under cfg: its short paths, <32,8>
+ * with DPA_PHMM_SHORT_R rows for reads of at most 32 x that many (160 rows for a 151-bp
+ * read instead of 256), <8,16> with DPA_PHMM_SHORT8_R rows in one pass for reads of 129-160
+ * rows; otherwise the configuration's R. */
+static int64_t rows_per_thread(int32_t cfg, int64_t L)
+{
+    const int64_t G = dpa_phmm_cfgs[cfg].g, R = dpa_phmm_cfgs[cfg].r;
+    if (G == 32 && R == 8 && L <= 32 * DPA_PHMM_SHORT_R) return DPA_PHMM_SHORT_R;
+    if (cfg == DPA_PHMM_CFG_8_16 && L > G * R && dpa_phmm_passes(cfg, L) == 1)
+        return DPA_PHMM_SHORT8_R;
+    return R;
+}
+
 static double cfg_cost(int32_t cfg, int64_t L, int64_t n)
 {
     const int64_t G = dpa_phmm_cfgs[cfg].g;
-    int64_t R = dpa_phmm_cfgs[cfg].r;
     const int64_t passes = dpa_phmm_passes(cfg, L);
     /* G = 1 (thread per pair) runs ~3x slower per instruction than the warp-shared
      * configurations (1m.in, ncu: 1.0 vs 3.4-15 G thread-instructions per ms): every lane
-     * waits on its own haplotype load each step. */
-    const double per_cell = (R == 16 ? 11.0 : 13.5) * (G == 1 ? 3.0 : 1.0);
-    /* The kernels' short paths: <32,8> runs reads of at most 32 * DPA_PHMM_SHORT_R rows
-     * with that many rows per thread (160 rows for a 151-bp read instead of 256), <8,16>
-     * reads of at most 8 * DPA_PHMM_SHORT8_R rows in one pass of 20 rows per thread. */
-    if (G == 32 && R == 8 && L <= 32 * DPA_PHMM_SHORT_R) R = DPA_PHMM_SHORT_R;
-    if (cfg == DPA_PHMM_CFG_8_16 && L > G * R && passes == 1) R = DPA_PHMM_SHORT8_R;
+     * waits on its own haplotype load each step. The per-cell constant is the
+     * configuration's R's, also on a short path. */
+    const double per_cell = (dpa_phmm_cfgs[cfg].r == 16 ? 11.0 : 13.5) * (G == 1 ? 3.0 : 1.0);
+    const int64_t R = rows_per_thread(cfg, L);
     double c = (double)passes * (double)(n + G - 1) * (double)(G * R) * per_cell;
     if (passes > 1) c += (double)passes * (double)n * DPA_PASS_COLUMN_COST;
     return c;
@@ -79,11 +88,9 @@ static int32_t choose_cfg(const dpa_cuda_backend *b, int64_t L, int64_t n)
 static double cfg_latency(int32_t cfg, int64_t L, int64_t n)
 {
     const int64_t G = dpa_phmm_cfgs[cfg].g;
-    int64_t R = dpa_phmm_cfgs[cfg].r;
     const int64_t passes = dpa_phmm_passes(cfg, L);
-    const double c = R == 16 ? 11.0 : 13.5;
-    if (G == 32 && R == 8 && L <= 32 * DPA_PHMM_SHORT_R) R = DPA_PHMM_SHORT_R;
-    if (cfg == DPA_PHMM_CFG_8_16 && L > G * R && passes == 1) R = DPA_PHMM_SHORT8_R;
+    const double c = dpa_phmm_cfgs[cfg].r == 16 ? 11.0 : 13.5;
+    const int64_t R = rows_per_thread(cfg, L);
     const double step = (double)R * c + 8.0 * (double)R + 40.0 + (G == 1 ? 400.0 : 0.0);
     return (double)passes * (double)(n + G - 1) * step;
 }
@@ -409,9 +416,6 @@ static void keys_part(void *arg, int part, int np)
     pair_job *j = (pair_job *)arg;
     const dpa_pairhmm_batch *batch = j->batch;
     const dpa_phmm_task *tasks = j->tasks;
-    int gr_shift[DPA_PHMM_NUM_KERN];
-    for (int32_t c = 0; c < DPA_PHMM_NUM_KERN; c++)
-        gr_shift[c] = __builtin_ctz((unsigned)(dpa_phmm_cfgs[c].g * dpa_phmm_cfgs[c].r));
     int64_t nwide = 0;
     const int64_t k1 = part_begin(j->n, part + 1, np);
     for (int64_t k = part_begin(j->n, part, np); k < k1; k++) {
@@ -425,11 +429,8 @@ static void keys_part(void *arg, int part, int np)
         } else if (j->uniform && (rw & 2)) {
             c = dpa_phmm_uniform_cfg(c, L, j->r32); /* the same bits (test_cuda_pairhmm) */
         }
-        /* G R is a power of two; the short paths run in one pass */
-        const int sh = c == CFG_WIDE ? __builtin_ctz(DPA_PHMM_DOUBLE_G * DPA_PHMM_DOUBLE_R)
-                                     : gr_shift[c];
-        int64_t passes = c == CFG_WIDE ? (L + ((int64_t)1 << sh) - 1) >> sh
-                                       : dpa_phmm_passes(c, L);
+        const int64_t dgr = DPA_PHMM_DOUBLE_G * DPA_PHMM_DOUBLE_R;
+        int64_t passes = c == CFG_WIDE ? (L + dgr - 1) / dgr : dpa_phmm_passes(c, L);
         if (passes > 16) passes = 16;
         if (passes < 1) passes = 1;
         int64_t hq = hn >> 2;

@@ -185,14 +185,17 @@ static dpa_status validate_batch(dpa_context *ctx, const dpa_pairhmm_batch *b)
     dpa_status st = dpa_pairhmm_validate_shape(b);
     if (st) return st;
     const int64_t blocks = ((int64_t)b->num_reads + QUAL_BLOCK_READS - 1) / QUAL_BLOCK_READS;
-    if (blocks < 4 || ctx->cfg.threads < 2) return dpa_pairhmm_validate(b);
-    int32_t *bad = malloc(sizeof *bad * (size_t)blocks);
-    if (!bad) return dpa_pairhmm_validate(b);
-    qual_job job = { b, bad };
-    dpa_pool_run(ctx->pool, blocks, qual_block, &job);
     int32_t first_bad = -1;
-    for (int64_t k = 0; k < blocks && first_bad < 0; k++) first_bad = bad[k];
-    free(bad);
+    int32_t *bad = blocks >= 4 && ctx->cfg.threads >= 2 ? malloc(sizeof *bad * (size_t)blocks)
+                                                        : NULL;
+    if (bad) {
+        qual_job job = { b, bad };
+        dpa_pool_run(ctx->pool, blocks, qual_block, &job);
+        for (int64_t k = 0; k < blocks && first_bad < 0; k++) first_bad = bad[k];
+        free(bad);
+    } else {
+        first_bad = dpa_pairhmm_first_bad_quals(b, 0, b->num_reads);
+    }
     return first_bad < 0 ? DPA_OK : dpa_pairhmm_quals_error(b, first_bad);
 }
 

@@ -146,7 +146,8 @@ static int64_t unit_cost(const dpa_context *ctx, const dpa_workload *w, const dp
                          int hybrid, int32_t ndev, int32_t nfeeders)
 {
     const int64_t total = call->total_cost;
-    int64_t unit;
+    const int64_t min_cost = ctx->cfg.gpu_unit_min_cost >= 0 ? ctx->cfg.gpu_unit_min_cost
+                                                             : w->unit_min_cost;
     if (hybrid && w->hybrid_units_per_feeder == 0) {
         /* the cost model's GPU share in one unit per device: each device makes one round
          * trip while the CPU workers take the cheap end; a GPU that finishes first comes
@@ -154,23 +155,18 @@ static int64_t unit_cost(const dpa_context *ctx, const dpa_workload *w, const dp
          * four serial GPU round trips) */
         const double tg = w->gpu_seconds(total, call->tasks, ndev);
         const double tc = w->cpu_seconds(total, call->tasks, ctx->cfg.threads, call->isa);
-        unit = (int64_t)((double)total * (tc / (tc + tg)) / ndev) + 1;
-    } else {
-        int32_t per = hybrid ? w->hybrid_units_per_feeder : w->units_per_feeder;
-        if (ctx->cfg.gpu_units_per_feeder > 0) per = ctx->cfg.gpu_units_per_feeder;
-        /* as many equal units as there are feeder turns, but none below the minimum: a
-         * call of 1.03 minimums is one unit, not a full one and a sliver (a PairHMM call
-         * of 25.7 M cells cut at 25 M ran ~25% slower on an H200 than whole) */
-        const int64_t min_cost = ctx->cfg.gpu_unit_min_cost >= 0 ? ctx->cfg.gpu_unit_min_cost
-                                                                 : w->unit_min_cost;
-        int64_t units = (int64_t)nfeeders * (per > 0 ? per : 1);
-        if (min_cost > 0 && total / min_cost < units) units = total / min_cost;
-        if (units < 1) units = 1;
-        return total / units + 1;
+        const int64_t unit = (int64_t)((double)total * (tc / (tc + tg)) / ndev) + 1;
+        return unit < min_cost ? min_cost : unit;
     }
-    const int64_t min_cost = ctx->cfg.gpu_unit_min_cost >= 0 ? ctx->cfg.gpu_unit_min_cost
-                                                             : w->unit_min_cost;
-    return unit < min_cost ? min_cost : unit;
+    int32_t per = hybrid ? w->hybrid_units_per_feeder : w->units_per_feeder;
+    if (ctx->cfg.gpu_units_per_feeder > 0) per = ctx->cfg.gpu_units_per_feeder;
+    /* as many equal units as there are feeder turns, but none below the minimum: a call of
+     * 1.03 minimums is one unit, not a full one and a sliver (a PairHMM call of 25.7 M cells
+     * cut at 25 M ran ~25% slower on an H200 than whole) */
+    int64_t units = (int64_t)nfeeders * (per > 0 ? per : 1);
+    if (min_cost > 0 && total / min_cost < units) units = total / min_cost;
+    if (units < 1) units = 1;
+    return total / units + 1;
 }
 
 /* ---- CPU side ---------------------------------------------------------------------- */
