@@ -573,3 +573,61 @@ TEST_F(PdhmmErrors, EmptyBatch)
 }
 
 }  // namespace
+
+namespace {
+
+// PairHMMModel.matchToMatchProb's formula evaluated with this platform's libm:
+// 10^(log1p(-min(1, 10^s)) / ln 10), s = approximateLog10SumLog10(-hi/10, -lo/10) with
+// GATK's Jacobian table (log10(1 + 10^(-k/10^4)), k = round(diff * 10^4), none at diff >= 8).
+double m2m_formula(int ins, int del)
+{
+    const int lo = std::min(ins, del), hi = std::max(ins, del);
+    const double a = -0.1 * hi, b = -0.1 * lo, diff = b - a;
+    double s = b;
+    if (diff < 8.0) {
+        const double scaled = diff * (1.0 / 0.0001);
+        const int k = scaled > 0 ? (int)(scaled + 0.5) : (int)(scaled - 0.5);
+        s += std::log10(1.0 + std::pow(10.0, (double)(-k) * 0.0001));
+    }
+    return std::pow(10.0, std::log1p(-std::min(1.0, std::pow(10.0, s))) * (1.0 / std::log(10.0)));
+}
+
+int64_t ulps(double a, double b)
+{
+    int64_t x, y;
+    std::memcpy(&x, &a, 8);
+    std::memcpy(&y, &b, 8);
+    return x > y ? x - y : y - x;
+}
+
+} // namespace
+
+// The generated table of GATK's per-quality constants (pdhmm_gatk_tables.c) against the
+// formula it was computed from, evaluated independently here with glibc: every entry within
+// 8 ulps (log1p magnifies a last-bit difference of pow near 1) and almost all identical. That
+// the table holds GATK's own bits is checked in Java against GATK itself
+// (PdhmmGatkTablesTest in java/gatk-dropin).
+TEST(Pdhmm, GatkQualityTablesFollowTheirFormulas)
+{
+    int differ = 0;
+    for (int ins = 0; ins < 128; ins++)
+        for (int del = 0; del < 128; del++) {
+            const double t = dpa_pdhmm_m2m((uint8_t)ins, (uint8_t)del), f = m2m_formula(ins, del);
+            EXPECT_EQ(t, dpa_pdhmm_m2m((uint8_t)del, (uint8_t)ins)) << ins << " " << del;
+            EXPECT_LE(ulps(t, f), 8) << "matchToMatch(" << ins << ", " << del << ") " << t << " vs " << f;
+            differ += t != f;
+        }
+    EXPECT_LE(differ, 64) << "of 16,384 (ins, del) pairs";
+    std::printf("[pdhmm] GATK's matchToMatch table differs from glibc's evaluation at %d of 16384 "
+                "(ins, del) pairs\n", differ);
+    for (int q = 0; q < 128; q++)
+        EXPECT_LE(ulps(dpa_pdhmm_err((uint8_t)q), std::pow(10.0, q / -10.0)), 1) << "Q" << q;
+    // hand-derived: Q0 and Q10, Q20 exactly; both gap-opens Q0: no way to stay in M
+    EXPECT_EQ(dpa_pdhmm_err(0), 1.0);
+    EXPECT_EQ(dpa_pdhmm_err(10), 0.1);
+    EXPECT_EQ(dpa_pdhmm_err(20), 0.01);
+    EXPECT_EQ(dpa_pdhmm_m2m(0, 0), 0.0);
+    EXPECT_EQ(dpa_pdhmm_m2m(0, 40), 0.0);
+    // Q45 / Q45 (GATK's default GOP): 1 - 2 * 10^-4.5 to within the Jacobian table's step
+    EXPECT_NEAR(dpa_pdhmm_m2m(45, 45), 1.0 - 2 * std::pow(10.0, -4.5), 1e-9);
+}

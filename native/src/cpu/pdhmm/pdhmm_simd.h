@@ -65,37 +65,6 @@ static int PD_FN(step)(int s, uint8_t pd)
     return s;
 }
 
-/* Per call memo of the per-quality constants (the same functions as the reference, so the
- * same bits): 10^(-q/10) for each quality byte, and m2m for recently seen (ins, del) pairs in
- * a direct-mapped cache (GATK's GOPs take few values). Without it the transcendentals of
- * each row's constants cost a third of a 350-column row. */
-typedef struct PD_FN(memo) {
-    double err[128];
-    uint8_t have_err[128];
-    uint16_t m2m_key[256]; /* ins << 7 | del, plus 1 (0 = empty) */
-    double m2m[256];
-} PD_FN(memo);
-
-static inline double PD_FN(err)(PD_FN(memo) *m, uint8_t q)
-{
-    if (!m->have_err[q]) {
-        m->err[q] = dpa_pdhmm_err(q);
-        m->have_err[q] = 1;
-    }
-    return m->err[q];
-}
-
-static inline double PD_FN(m2m)(PD_FN(memo) *m, uint8_t ins, uint8_t del)
-{
-    const uint16_t key = (uint16_t)((ins << 7 | del) + 1);
-    const unsigned slot = (unsigned)(ins * 31u + del) & 255u;
-    if (m->m2m_key[slot] != key) {
-        m->m2m[slot] = dpa_pdhmm_m2m(ins, del);
-        m->m2m_key[slot] = key;
-    }
-    return m->m2m[slot];
-}
-
 /* Distinct (haplotype byte, PD letters) columns a uniform group's priors are looked up by. */
 enum { PD_UCLS_MAX = 96, PD_USTRIP = 2 };
 
@@ -125,7 +94,6 @@ typedef struct PD_FN(group) {
     int ucls_n;
     int64_t *x, *xbit;                                     /* PD_W per strip row */
     double *t;                                             /* 8 * PD_W per strip row */
-    PD_FN(memo) memo;
 } PD_FN(group);
 
 static inline void PD_FN(set_mask)(PD_FN(mask_t) *a, int32_t j, int l, int on)
@@ -176,15 +144,8 @@ static void PD_FN(row_constants)(PD_FN(group) *g, const dpa_pdhmm_pair *p, int32
         double t[6] = { 0, 0, 0, 0, 0, 0 }, match = 0, mismatch = 0;
         int64_t x = 0, xb = 0;
         if (i <= p[l].read_len) {
-            /* dpa_pdhmm_transitions, through the memo */
-            const double eg = PD_FN(err)(&g->memo, p[l].gcp_q[i - 1]);
-            t[DPA_PD_MM] = PD_FN(m2m)(&g->memo, p[l].ins_q[i - 1], p[l].del_q[i - 1]);
-            t[DPA_PD_GM] = 1.0 - eg;
-            t[DPA_PD_MI] = PD_FN(err)(&g->memo, p[l].ins_q[i - 1]);
-            t[DPA_PD_II] = eg;
-            t[DPA_PD_MD] = PD_FN(err)(&g->memo, p[l].del_q[i - 1]);
-            t[DPA_PD_DD] = eg;
-            const double e = PD_FN(err)(&g->memo, p[l].base_q[i - 1]);
+            dpa_pdhmm_transitions(&p[l], i - 1, t);
+            const double e = dpa_pdhmm_err(p[l].base_q[i - 1]);
             match = 1.0 - e;
             mismatch = e / 3.0;
             x = p[l].read[i - 1];
@@ -506,7 +467,6 @@ dpa_status PD_FN(dpa_pdhmm_compute)(const dpa_pdhmm_batch *batch, const int32_t 
     void *mem = malloc(bytes);
     if (!mem) return DPA_ERR_OUT_OF_MEMORY;
     PD_FN(group) g;
-    memset(&g.memo, 0, sizeof g.memo);
     int64_t *w = mem;
     g.y = w; w += words;
     g.ymask = w; w += words;

@@ -58,6 +58,20 @@ class PdhmmOracleTest {
     void matchesGatkJavaAndGkl091() throws Exception {
         long seed = Long.getLong("dpaccel.test.seed", System.nanoTime());
         System.out.println("[pdhmm] seed " + seed + " (-Ddpaccel.test.seed=" + seed + " to repeat)");
+        matchesGatkJavaAndGkl091(seed);
+    }
+
+    /**
+     * A seed whose "wild" pair 335 has ins/del qualities (11, 4) at one position, where GATK's
+     * matchToMatch table and glibc's evaluation of its formula differ by one ulp (5.7e-14 log10
+     * before the library took GATK's own table, 2026-11-28).
+     */
+    @Test
+    void matchesGatkJavaWhereTheLibmsDiffer() throws Exception {
+        matchesGatkJavaAndGkl091(55053441906602L);
+    }
+
+    private void matchesGatkJavaAndGkl091(long seed) throws Exception {
         PdhmmCases c = PdhmmCases.generate(seed, 600, 300, 150);
         Gatk gatk = new Gatk(c.maxRead, c.maxHap);
         // Arbitrary PD bytes on a short pair can branch so often that the paths sum past
@@ -112,24 +126,17 @@ class PdhmmOracleTest {
         double[] real = gatkStyle(gkl, c);
 
         double maxOurs = 0, maxOursGkl = 0, maxGklVsJava = 0, maxWild = 0;
-        int gklOffJava = 0, wildOff = 0;
+        int gklOffJava = 0;
         for (int i = 0; i < want.length; i++) {
             // the same double, -Infinity (a sum that underflowed to 0) included
             double d = got[i] == want[i] ? 0 : Math.abs(got[i] - want[i]);
             if (wild.get(i)) {
-                // Known, open (docs/pdhmm.md, "Known differences"): on "wild" pairs (random PD
-                // bytes on every base, not data GATK makes) about one pair in a few thousand
-                // differs from GATK's Java by ~1e-13 log10 (seed 55053441906602: 6e-14). Exact
-                // on every GATK-shaped pair below; bounded here, and counted.
                 maxWild = Math.max(maxWild, d);
-                wildOff += d == 0 ? 0 : 1;
-                assertTrue(d <= 1e-11, "pair " + i + " (wild): dpaccel (rows=gatk) " + got[i]
-                    + " vs GATK LoglessPDPairHMM " + want[i] + " (seed " + seed + ")");
             } else {
                 maxOurs = Math.max(maxOurs, d);
-                assertEquals(want[i], got[i], 0.0,
-                    "pair " + i + ": dpaccel (rows=gatk) vs GATK LoglessPDPairHMM (seed " + seed + ")");
             }
+            assertEquals(want[i], got[i], 0.0, "pair " + i + (wild.get(i) ? " (wild)" : "")
+                + ": dpaccel (rows=gatk) vs GATK LoglessPDPairHMM (seed " + seed + ")");
             double e = gotGkl[i] == real[i] ? 0 : Math.abs(gotGkl[i] - real[i]);
             maxOursGkl = Math.max(maxOursGkl, e);
             assertTrue(e <= 1e-5, "pair " + i + ": dpaccel (rows=gkl) " + gotGkl[i] + " vs GKL 0.9.1 " + real[i]
@@ -138,9 +145,9 @@ class PdhmmOracleTest {
             maxGklVsJava = Math.max(maxGklVsJava, f);
             gklOffJava += f > 1e-5 ? 1 : 0;
         }
-        System.out.printf("[pdhmm] %d pairs: max |dpaccel(rows=gatk) - GATK Java| %.3g (GATK-shaped), %.3g on"
-            + " %d wild pairs that differ; max |dpaccel(rows=gkl) - GKL 0.9.1| %.3g; GKL 0.9.1 itself off GATK Java"
-            + " by > 1e-5 on %d pairs (max %.3g)%n", want.length, maxOurs, maxWild, wildOff, maxOursGkl, gklOffJava,
+        System.out.printf("[pdhmm] %d pairs: max |dpaccel(rows=gatk) - GATK Java| %.3g (GATK-shaped), %.3g"
+            + " (wild); max |dpaccel(rows=gkl) - GKL 0.9.1| %.3g; GKL 0.9.1 itself off GATK Java"
+            + " by > 1e-5 on %d pairs (max %.3g)%n", want.length, maxOurs, maxWild, maxOursGkl, gklOffJava,
             maxGklVsJava);
     }
 
