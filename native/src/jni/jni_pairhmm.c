@@ -9,12 +9,15 @@
  * Every byte is read from the Java heap once, with Get<Type>ArrayRegion; the quality range
  * is checked piece by piece as the qualities land (the engine then skips its own quality
  * pass). The copies go to a per-context pool of stagings that only grow, so a call does no
- * malloc and touches no fresh pages. No critical section is ever held, so the GC is never
- * blocked. */
+ * malloc and touches no fresh pages. Batches of 1 MB or more are copied on the context's
+ * threads under a critical section held for the copy alone (copy_parallel); smaller ones
+ * with Get<Type>ArrayRegion, which never blocks the GC. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/context.h"
 #include "engine/entry.h"
+#include "engine/timing.h"
 #include "jni/jni_util.h"
 
 /* A staging kept idle above this size is freed instead (one huge batch must not pin its
@@ -113,6 +116,68 @@ static int copy_quals_from(JNIEnv *env, jbyteArray arr, size_t from, uint8_t *ds
     return high != 0;
 }
 
+/* Large batches: the six byte arrays are read through GetPrimitiveArrayCritical and copied
+ * into the staging on the context's pool, in blocks, the quality range checked as each block
+ * lands. One thread copies the Java heap at ~5 GB/s: 2-2.5 ms for a 60 k-pair
+ * HaplotypeCaller-shaped batch (11.6 MB), as long as the GPU takes for the whole call
+ * (docs/lab/2026-11-28-session15.md). The critical section lasts only the copy (a fraction
+ * of a millisecond on many threads), never the computation, and the pool's threads are not
+ * Java threads, so the wait cannot deadlock with the GC. */
+#define PARALLEL_COPY_MIN ((size_t)1 << 20)
+#define COPY_BLOCK ((size_t)256 << 10)
+
+typedef struct copy_job {
+    const uint8_t *src[6]; /* read bases, 4 x qualities, hap bases */
+    size_t start[7];       /* where each lands in dst; start[6] = total */
+    uint8_t *dst;
+    uint64_t *high;        /* per block: quality bytes above 127 */
+} copy_job;
+
+static void copy_block(void *arg, int64_t k)
+{
+    copy_job *j = arg;
+    const size_t lo = (size_t)k * COPY_BLOCK;
+    const size_t hi = lo + COPY_BLOCK < j->start[6] ? lo + COPY_BLOCK : j->start[6];
+    uint64_t high = 0;
+    for (int a = 0; a < 6; a++) {
+        const size_t b = lo > j->start[a] ? lo : j->start[a];
+        const size_t e = hi < j->start[a + 1] ? hi : j->start[a + 1];
+        if (b >= e) continue;
+        memcpy(j->dst + b, j->src[a] + (b - j->start[a]), e - b);
+        if (a >= 1 && a <= 4) high |= quals_high(j->dst + b, e - b);
+    }
+    j->high[k] = high;
+}
+
+/* Copies the six arrays (n bytes each, hap bases nhb) into dst in parallel; returns 1 when a
+ * quality byte is above 127, 0 when none is, -1 when the arrays could not be pinned or the
+ * block table not allocated (the caller then copies with Get<Type>ArrayRegion). */
+static int copy_parallel(JNIEnv *env, dpa_jni_ctx *h, jbyteArray arr[6], size_t n, size_t nhb,
+                         uint8_t *dst)
+{
+    copy_job j = { .dst = dst };
+    const int64_t blocks = (int64_t)((5 * n + nhb + COPY_BLOCK - 1) / COPY_BLOCK);
+    j.high = malloc(sizeof *j.high * (size_t)blocks);
+    if (!j.high) return -1;
+    for (int a = 0; a < 6; a++) j.start[a + 1] = j.start[a] + (a < 5 ? n : nhb);
+    int got = 0;
+    for (; got < 6; got++) {
+        j.src[got] = (*env)->GetPrimitiveArrayCritical(env, arr[got], NULL);
+        if (!j.src[got]) break;
+    }
+    if (got == 6) dpa_pool_run(h->ctx->pool, blocks, copy_block, &j);
+    for (int a = got - 1; a >= 0; a--)
+        (*env)->ReleasePrimitiveArrayCritical(env, arr[a], (void *)j.src[a], JNI_ABORT);
+    uint64_t high = 0;
+    for (int64_t k = 0; got == 6 && k < blocks; k++) high |= j.high[k];
+    free(j.high);
+    if (got < 6) {
+        (*env)->ExceptionClear(env); /* the fallback reports its own failures */
+        return -1;
+    }
+    return high != 0;
+}
+
 /* Offsets from lengths; returns the total, or -1 if a length is negative (the engine's
  * validation then names it: offsets stay consistent). */
 static int64_t offsets_of(const int32_t *len, int64_t *off, jsize n)
@@ -168,6 +233,8 @@ static void JNICALL pairhmm_compute(JNIEnv *env, jclass cls, jlong handle, jbyte
                       "pairhmm: a quality or group array is shorter than its partner");
         return;
     }
+    const int timing = h->ctx->cfg.timing;
+    const double t0 = timing ? dpa_ms_now() : 0;
     dpa_jni_stage *s = stage_take(h);
     if (!s || !stage_reserve(s, (size_t)nrb * 5 + (size_t)nhb, (size_t)nr + nh + 2 * (size_t)ng,
                              (size_t)nr + nh, (size_t)nout)) {
@@ -177,8 +244,6 @@ static void JNICALL pairhmm_compute(JNIEnv *env, jclass cls, jlong handle, jbyte
     }
     uint8_t *p = s->bytes;
     const size_t n = (size_t)nrb;
-    (*env)->GetByteArrayRegion(env, rb, 0, nrb, (jbyte *)p);
-    (*env)->GetByteArrayRegion(env, hb, 0, nhb, (jbyte *)(p + 5 * n));
     int32_t *ri = s->ints, *hi = ri + nr, *gri = hi + nh, *ghi = gri + ng;
     (*env)->GetIntArrayRegion(env, rlen, 0, nr, ri);
     (*env)->GetIntArrayRegion(env, hlen, 0, nh, hi);
@@ -186,9 +251,17 @@ static void JNICALL pairhmm_compute(JNIEnv *env, jclass cls, jlong handle, jbyte
         (*env)->GetIntArrayRegion(env, greads, 0, ng, gri);
         (*env)->GetIntArrayRegion(env, ghaps, 0, ng, ghi);
     }
-    int bad = 0;
-    const jbyteArray quals[4] = { bq, iq, dq, gq };
-    for (int q = 0; q < 4; q++) bad |= copy_quals_from(env, quals[q], 0, p + (size_t)(q + 1) * n, n);
+    jbyteArray arrays[6] = { rb, bq, iq, dq, gq, hb };
+    int bad = -1;
+    if (5 * n + (size_t)nhb >= PARALLEL_COPY_MIN && h->ctx->cfg.threads > 1)
+        bad = copy_parallel(env, h, arrays, n, (size_t)nhb, p);
+    if (bad < 0) {
+        bad = 0;
+        (*env)->GetByteArrayRegion(env, rb, 0, nrb, (jbyte *)p);
+        (*env)->GetByteArrayRegion(env, hb, 0, nhb, (jbyte *)(p + 5 * n));
+        for (int q = 0; q < 4; q++)
+            bad |= copy_quals_from(env, arrays[q + 1], 0, p + (size_t)(q + 1) * n, n);
+    }
     if ((*env)->ExceptionCheck(env)) {
         stage_give(h, s);
         return;
@@ -207,9 +280,13 @@ static void JNICALL pairhmm_compute(JNIEnv *env, jclass cls, jlong handle, jbyte
         .num_groups = ng, .group_num_reads = ng ? gri : NULL, .group_num_haps = ng ? ghi : NULL,
     };
     /* a quality byte out of range: the engine's full validation names it */
+    const double t1 = timing ? dpa_ms_now() : 0;
     dpa_status st = run_and_return(env, h, &b, precision, backend, !bad, s->out, out, nout,
                                    stats_out);
     stage_give(h, s);
+    if (timing)
+        dpa_log(h->ctx, DPA_LOG_DEBUG, "pairhmm jni: staged %.1f MB in %.3f ms, engine and results %.3f ms",
+                (double)(n * 5 + (size_t)nhb) / 1e6, t1 - t0, dpa_ms_now() - t1);
     dpa_jni_flush_log(env, h);
     if (st != DPA_OK) dpa_jni_throw(env, st, "pairhmm");
 }

@@ -77,6 +77,34 @@ class PairHmmApiTest {
         }
     }
 
+    /**
+     * A batch of more than 1 MB crosses JNI through the parallel copy (critical arrays copied on
+     * the context's threads); below that, or with one thread, through Get<Type>ArrayRegion. Both
+     * give the same bits, and the same as each region alone.
+     */
+    @Test
+    void largeBatchesCopiedInParallelGiveTheSameBits() {
+        long seed = TestData.seed();
+        Random rng = new Random(seed);
+        PairHmmBatch.Builder all = PairHmmBatch.builder();
+        List<PairHmmBatch> single = regions(rng, 220, all);
+        PairHmmBatch batch = all.build();
+        long bytes = 5L * batch.readBases.length + batch.hapBases.length;
+        assertTrue(bytes >= 1 << 20, "the batch must take the parallel copy: " + bytes + " bytes (seed " + seed + ")");
+        try (DpaContext one = DpaContext.create(Config.builder().threads(1).backend(Backend.CPU).build());
+            DpaContext two = DpaContext.create(Config.builder().threads(2).backend(Backend.CPU).build())) {
+            double[] parallel = PairHmm.compute(two, batch);
+            assertArrayEquals(PairHmm.compute(one, batch), parallel, 0.0, "seed " + seed);
+            int k = 0;
+            for (PairHmmBatch b : single) {
+                for (double v : PairHmm.compute(two, b)) {
+                    assertEquals(v, parallel[k++], 0.0, "seed " + seed + " result " + (k - 1));
+                }
+            }
+            assertEquals(parallel.length, k);
+        }
+    }
+
     @Test
     void manyJavaThreadsShareOneContext() throws Exception {
         Random rng = new Random(11);
