@@ -238,6 +238,12 @@ TEST_F(XdropBad, NullsAndUsableAfter)
 // AUTO and HYBRID run on the CPU.
 TEST_F(XdropBad, GpuForcedFails)
 {
+    // a context without a GPU whatever the machine has (the fixture's takes one if present)
+    dpa_context_destroy(ctx);
+    dpa_options opt;
+    dpa_options_init(&opt);
+    opt.gpu_disable = 1;
+    ASSERT_EQ(dpa_context_create(&opt, &ctx), DPA_OK) << dpa_last_error();
     xd::Batch b({ { "ACGT", "ACGT", 0, 0, 2, false } });
     dpa_xdrop_batch v = b.view();
     dpa_xdrop_params p = xd::params(1, -1, -1, 10);
