@@ -299,8 +299,31 @@ class GatkHaplotypeCallerIT {
         log("drop-in as -javaagent with GATK's class path unchanged: records identical to the class-path drop-in");
     }
 
+    /**
+     * HaplotypeCallerSpark in local mode (executors are threads of the driver's JVM) through the
+     * drop-in on the class path and as {@code -javaagent} (the route for cluster executors:
+     * {@code spark.executor.extraJavaOptions}), against stock GATK's HaplotypeCallerSpark: the
+     * records must be identical, and every executor's PairHMM must have reached dpaccel.
+     */
     @Test
     @Order(8)
+    void haplotypeCallerSparkRunsOnDpaccelAndEqualsStock() throws Exception {
+        Run stock = runSpark("spark-gkl", false, List.of());
+        assertFalse(Files.readString(stock.stderr).contains("dpaccel"), "stock GATK must not mention dpaccel");
+        Run cp = runSpark("spark-dpaccel", true, List.of());
+        Run agent = runSpark("spark-dpaccel-agent", false, List.of("-javaagent:" + dropinJar));
+        for (Run r : List.of(cp, agent)) {
+            assertWentThroughDpaccel(r, "com.intel.gkl.pairhmm.IntelPairHmmOMP");
+            assertEquals(bodyLines(stock.vcf), bodyLines(r.vcf),
+                r.name + ": HaplotypeCallerSpark records must equal stock GATK's byte for byte");
+        }
+        assertTrue(stock.records.size() > 100, "too few calls: " + stock.records.size());
+        log("HaplotypeCallerSpark (local[" + THREADS + "]) with the drop-in on the class path and as -javaagent: "
+            + stock.records.size() + " records identical to stock GATK's");
+    }
+
+    @Test
+    @Order(9)
     void callSetsAgreeWithTruth() throws Exception {
         Map<String, VcfRecords.Rec> t = VcfRecords.read(truth);
         for (String name : List.of("gkl", "dpaccel", "gkl-fastest", "dpaccel-fastest", "java", "gkl-javasw",
@@ -344,7 +367,7 @@ class GatkHaplotypeCallerIT {
      * likelihood within 1e-4 of the recorded one, and the dpaccel trace on dpaccel to the bit.
      */
     @Test
-    @Order(9)
+    @Order(10)
     void tracesRecordAndReplay() throws Exception {
         Path cli = Paths.get(System.getProperty("dpaccel.cli.jar", "../cli/target/dpaccel.jar")).toAbsolutePath();
         if (!Files.isRegularFile(cli)) {
@@ -483,6 +506,53 @@ class GatkHaplotypeCallerIT {
         Files.writeString(work.resolve("timings.tsv"), String.format(Locale.ROOT, "%s\tscale %d\t%s\t%s\t%.2f\t%.3f\t%.2f\t%d\t%.2f%n",
             LocalDateTime.now(), SCALE, name, impl, wall, hmm, elapsed * 60, r.records.size(), sw),
             StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        return r;
+    }
+
+    /**
+     * Runs HaplotypeCallerSpark once per name in local mode. Java 17 needs Spark's usual
+     * --add-opens; GATK's published POM leaves out jackson-module-scala (its version there was
+     * never on Maven Central), so the gatk-it profile adds the one that matches its
+     * jackson-databind.
+     */
+    static synchronized Run runSpark(String name, boolean dropin, List<String> jvmProps) throws Exception {
+        Run cached = RUNS.get(name);
+        if (cached != null) {
+            return cached;
+        }
+        Path vcf = work.resolve(name + ".vcf");
+        Path err = work.resolve(name + ".log");
+        Path statsFile = work.resolve(name + ".stats");
+        for (Path f : List.of(vcf, err, statsFile)) {
+            Files.deleteIfExists(f);
+        }
+        Path tmp = work.resolve("tmp");
+        Files.createDirectories(tmp);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xmx" + System.getProperty("dpaccel.gatk.it.xmx", "3g"));
+        for (String pkg : List.of("sun.nio.ch", "java.nio", "java.lang", "java.lang.invoke", "java.util",
+            "sun.util.calendar")) {
+            cmd.add("--add-opens=java.base/" + pkg + "=ALL-UNNAMED");
+        }
+        if (dropin || !jvmProps.isEmpty()) {
+            cmd.add("-Ddpaccel.gatk.stats=" + statsFile);
+        }
+        cmd.addAll(jvmProps);
+        cmd.add("-cp");
+        cmd.add(dropin ? dropinJar + java.io.File.pathSeparator + gatkClasspath : gatkClasspath);
+        cmd.addAll(List.of("org.broadinstitute.hellbender.Main", "HaplotypeCallerSpark",
+            "-R", ref.toString(), "-I", bam.toString(), "-O", vcf.toString(),
+            "--spark-master", "local[" + THREADS + "]", "--tmp-dir", tmp.toString()));
+        Files.writeString(work.resolve(name + ".cmd"),
+            String.join(" ", cmd).replace(gatkClasspath, "<gatk-4.6.2.0 class path>") + "\n");
+        long t0 = System.nanoTime();
+        exec(cmd, err, 900, Map.of());
+        double wall = (System.nanoTime() - t0) * 1e-9;
+        Run r = new Run(name, vcf, err, wall, Double.NaN, Double.NaN, Double.NaN, VcfRecords.read(vcf));
+        RUNS.put(name, r);
+        log(String.format(Locale.ROOT, "run %-20s HaplotypeCallerSpark local[%s] wall %6.1f s, %d records", name,
+            THREADS, wall, r.records.size()));
         return r;
     }
 
