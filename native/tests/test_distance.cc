@@ -250,7 +250,7 @@ TEST(DistanceApi, TriangleAndTileMatchReference)
 TEST(DistanceErrors, EveryBadArgumentIsNamed)
 {
     dpa_context *ctx = nullptr;
-    ASSERT_EQ(dpa_context_create(nullptr, &ctx), DPA_OK);
+    ASSERT_EQ(dpa_test::context_without_gpu(&ctx), DPA_OK);
     std::vector<uint8_t> rows(2 * 5, 0), use(5, 1);
     uint32_t out[7 * 36];
     auto call = [&](dpa_genotype_batch b, const dpa_distance_tile *t, dpa_distance_params *p,
@@ -295,7 +295,7 @@ TEST(DistanceErrors, EveryBadArgumentIsNamed)
     EXPECT_EQ(call(ok, nullptr, &p, 70), DPA_ERR_INVALID_ARG);
     p.block = 4097;
     EXPECT_EQ(call(ok, nullptr, &p, 70), DPA_ERR_INVALID_ARG);
-    // no usable GPU (CTest sets DPACCEL_GPU_DISABLE=1): a GPU-forced call fails and says why
+    // no usable GPU (the context disables it): a GPU-forced call fails and says why
     p.block = 0, p.backend = DPA_BACKEND_GPU;
     EXPECT_EQ(call(ok, nullptr, &p, 70), DPA_ERR_NO_DEVICE);
     EXPECT_NE(std::strstr(dpa_last_error(), "distance"), nullptr) << dpa_last_error();

@@ -309,7 +309,7 @@ TEST(PaparaEngine, MatchesReferenceScoresBestAndTies)
 TEST(PaparaEngine, Validation)
 {
     dpa_context *ctx = nullptr;
-    ASSERT_EQ(dpa_context_create(nullptr, &ctx), DPA_OK);
+    ASSERT_EQ(dpa_test::context_without_gpu(&ctx), DPA_OK);
     std::mt19937_64 rng(1);
     ppt::Batch b = ppt::random_batch(rng, 3, 10, 2, 5, 5);
     dpa_papara_params p;

@@ -17,6 +17,16 @@ namespace dpa_test {
 // DPA_TEST_SEED from the environment, else a fresh seed from the clock.
 uint64_t test_seed();
 
+// A context that never loads the CUDA backend, whatever the machine has and whatever the
+// environment says: for tests of what a GPU-forced call does without a GPU.
+inline dpa_status context_without_gpu(dpa_context **ctx)
+{
+    dpa_options o;
+    dpa_options_init(&o);
+    o.gpu_disable = 1;
+    return dpa_context_create(&o, ctx);
+}
+
 struct Read {
     std::string bases;
     std::vector<uint8_t> q, ins, del, gcp;

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "test_util.h"
 #include "xdrop_gen.h"
 
 using xd::Case;
@@ -240,10 +241,7 @@ TEST_F(XdropBad, GpuForcedFails)
 {
     // a context without a GPU whatever the machine has (the fixture's takes one if present)
     dpa_context_destroy(ctx);
-    dpa_options opt;
-    dpa_options_init(&opt);
-    opt.gpu_disable = 1;
-    ASSERT_EQ(dpa_context_create(&opt, &ctx), DPA_OK) << dpa_last_error();
+    ASSERT_EQ(dpa_test::context_without_gpu(&ctx), DPA_OK) << dpa_last_error();
     xd::Batch b({ { "ACGT", "ACGT", 0, 0, 2, false } });
     dpa_xdrop_batch v = b.view();
     dpa_xdrop_params p = xd::params(1, -1, -1, 10);
