@@ -35,19 +35,24 @@ typedef struct pdhmm_job {
 /* Cost model (AUTO / HYBRID): measured orders of magnitude, not a promise. One double cell
  * of the PD recurrence is ~12 multiply-adds plus the branch maxima: ~0.25 ns per cell per
  * core with AVX-512 (8 pairs a vector), ~1.5 ns scalar. */
+/* Measured 2026-11-28 with `dpaccel bench pdhmm` (GATK-shaped regions, docs/BENCHMARKS.md "PDHMM
+ * on the GPU"): AVX-512 0.52-0.65 G cells/s per thread (16 threads of an H200 host, 2 of the
+ * development VM), 1.3-1.8 per thread on PdhmmSpeed's many-reads-per-haplotype regions; scalar
+ * ~0.1. Priced at the middle of that range. */
 static double pdhmm_cpu_seconds(int64_t cells, int64_t pairs, int32_t threads, dpa_isa isa)
 {
-    const double per_thread = isa == DPA_ISA_AVX512 ? 4e9 : isa == DPA_ISA_AVX2 ? 2e9 : 0.6e9;
+    const double per_thread = isa == DPA_ISA_AVX512 ? 1e9 : isa == DPA_ISA_AVX2 ? 0.5e9 : 0.12e9;
     return ((double)cells + 500.0 * (double)pairs) / (per_thread * (threads > 0 ? threads : 1));
 }
 
-/* The first CUDA kernel (one thread per pair) has not been measured: priced at 1 G cells/s
- * per device, below any multi-core CPU, so AUTO keeps PDHMM on the CPU until it is; GPU and
- * HYBRID use it when asked. */
+/* The first CUDA kernel (one thread per pair, rows in global memory): 2.6 G cells/s on an
+ * H200 for a 4.4 G-cell call, transfers included (same measurement), i.e. below three AVX-512
+ * threads: AUTO keeps PDHMM on the CPU of any multi-core host, and HYBRID hands the GPU its
+ * share at that rate. */
 static double pdhmm_gpu_seconds(int64_t cells, int64_t pairs, int32_t devices)
 {
     (void)pairs;
-    return 5e-3 + (double)cells / (1e9 * (devices > 0 ? devices : 1));
+    return 5e-3 + (double)cells / (2.5e9 * (devices > 0 ? devices : 1));
 }
 
 static dpa_status pdhmm_sort(void *arg, int64_t n)
