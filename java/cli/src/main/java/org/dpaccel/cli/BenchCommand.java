@@ -246,9 +246,15 @@ final class BenchCommand implements Callable<Integer> {
                 + "tools/peers/build-logan.sh); the benchmark still runs")
         java.nio.file.Path exportLogan;
 
+        @Option(names = "--seqan", paramLabel = "PROGRAM",
+            description = "also run SeqAn 2.x on the same seeds, one thread, and check its results against scalar's: "
+                + "the oracle program native/tests/xdrop_seqan of a CMake build with libseqan2-dev installed "
+                + "(e.g. build/native/native/tests/xdrop_seqan after mvn -B install)")
+        java.nio.file.Path seqan;
+
         @Override
         WorkloadBench<?, ?> bench() {
-            return new XdropBench(new XdropParams(match, mismatch, gap, xdrop));
+            return new XdropBench(new XdropParams(match, mismatch, gap, xdrop), seqan);
         }
 
         @Override

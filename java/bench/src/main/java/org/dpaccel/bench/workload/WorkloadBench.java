@@ -59,4 +59,17 @@ public interface WorkloadBench<I, R> {
      * @return null when identical, else the first difference and how many there are
      */
     String firstDifference(R scalar, R got);
+
+    /**
+     * Rows for the incumbent tools run beside the backends on the same input (X-drop: SeqAn), each
+     * checked against the scalar result; none by default.
+     *
+     * @param input the input
+     * @param scalar the scalar backend's result
+     * @param reps timed runs
+     * @return the rows, in report order
+     */
+    default java.util.List<WorkloadBenchRunner.Row> peers(I input, R scalar, int reps) {
+        return java.util.List.of();
+    }
 }

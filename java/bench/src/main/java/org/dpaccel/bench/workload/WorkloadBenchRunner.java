@@ -16,7 +16,8 @@ import org.dpaccel.bench.Stats;
  * once, the scalar backend computes the reference, and each backend runs {@code warmup} untimed
  * and {@code reps} timed passes; every pass's result is compared with the reference. Prints one
  * table (median / min / max wall time per call, the work rate, items per second, the check) and
- * returns 1 when a backend's result differs from the scalar one.
+ * returns 1 when a backend's result differs from the scalar one. Peers (an incumbent tool on the
+ * same input, {@link WorkloadBench#peers}) follow the backends in the table, checked the same way.
  */
 public final class WorkloadBenchRunner {
     /** Backends in report order. */
@@ -198,6 +199,7 @@ public final class WorkloadBenchRunner {
                     ctx.describe()));
             }
         }
+        rows.addAll(bench.peers(input, ref, s.reps));
         return rows;
     }
 
@@ -217,6 +219,18 @@ public final class WorkloadBenchRunner {
             if (!r.detail().isEmpty()) {
                 out.println("# " + r.backend() + ": " + r.detail());
             }
+        }
+        for (Row peer : rows) {
+            if (ALL.contains(peer.backend()) || !peer.status().equals("ok")) {
+                continue;
+            }
+            StringBuilder line = new StringBuilder("# rate against " + peer.backend() + ":");
+            for (Row r : rows) {
+                if (ALL.contains(r.backend()) && r.status().equals("ok")) {
+                    line.append(String.format(Locale.ROOT, " %s %.2fx", r.backend(), r.rate() / peer.rate()));
+                }
+            }
+            out.println(line + " (per core only with --threads 1)");
         }
     }
 }

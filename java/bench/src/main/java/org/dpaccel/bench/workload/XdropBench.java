@@ -50,9 +50,23 @@ public final class XdropBench implements WorkloadBench<XdropBench.Input, XdropRe
 
     private static final int K = 17;
     private final XdropParams params;
+    private final java.nio.file.Path seqan;
 
+    /**
+     * @param params the scoring and X
+     */
     public XdropBench(XdropParams params) {
+        this(params, null);
+    }
+
+    /**
+     * @param params the scoring and X
+     * @param seqan SeqAn's program (native/tests/oracles/xdrop_seqan.cc, built beside the native
+     *     tests when libseqan2-dev is installed) to run beside the backends as the incumbent, or null
+     */
+    public XdropBench(XdropParams params, java.nio.file.Path seqan) {
         this.params = params;
+        this.seqan = seqan;
     }
 
     @Override
@@ -244,6 +258,96 @@ public final class XdropBench implements WorkloadBench<XdropBench.Input, XdropRe
     @Override
     public long items(Input in) {
         return in.batch().size();
+    }
+
+    /**
+     * SeqAn 2.x on the same seeds, one thread: the oracle program's own timing of its extension
+     * loop (input parsing excluded), {@code reps} runs; its results must equal the scalar
+     * backend's, or the row says DIFFERS (and the bench exits 1).
+     */
+    @Override
+    public List<WorkloadBenchRunner.Row> peers(Input in, XdropResults scalar, int reps) {
+        if (seqan == null) {
+            return List.of();
+        }
+        if (!java.nio.file.Files.isExecutable(seqan)) {
+            return List.of(peerRow("skipped: " + seqan + " is not an executable file (SeqAn's program is built as "
+                + "native/tests/xdrop_seqan in the CMake build when libseqan2-dev is installed)"));
+        }
+        java.nio.file.Path input = null, err = null;
+        try {
+            input = java.nio.file.Files.createTempFile("dpaccel-xdrop-seqan", ".txt");
+            err = java.nio.file.Files.createTempFile("dpaccel-xdrop-seqan", ".err");
+            try (java.io.PrintStream w = new java.io.PrintStream(new java.io.BufferedOutputStream(
+                java.nio.file.Files.newOutputStream(input)), false, java.nio.charset.StandardCharsets.US_ASCII)) {
+                w.println(params.match() + " " + params.mismatch() + " " + params.gap() + " " + params.xdrop());
+                for (int[] sd : in.seeds()) {
+                    w.print(new String(in.seqs().get(sd[0]), java.nio.charset.StandardCharsets.US_ASCII));
+                    w.print(' ');
+                    w.print(new String(in.seqs().get(sd[2]), java.nio.charset.StandardCharsets.US_ASCII));
+                    w.println(" " + sd[1] + " " + sd[3] + " " + K + " " + (sd[4] == 1 ? "-" : "+"));
+                }
+            }
+            Process p = new ProcessBuilder(seqan.toString(), "--time", "--repeat", String.valueOf(reps))
+                .redirectInput(input.toFile()).redirectError(err.toFile()).start();
+            List<String> lines;
+            try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
+                java.nio.charset.StandardCharsets.US_ASCII))) {
+                lines = r.lines().toList();
+            }
+            int rc = p.waitFor();
+            String stderr = java.nio.file.Files.readString(err);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("seqan: \\d+ seeds x \\d+ repeats: ([0-9.]+) s")
+                .matcher(stderr);
+            if (rc != 0 || !m.find()) {
+                return List.of(peerRow("skipped: " + seqan + " exited " + rc + ": " + stderr.strip()));
+            }
+            String diff = differenceFromSeqan(scalar, lines);
+            if (diff != null) {
+                return List.of(peerRow("DIFFERS: " + diff));
+            }
+            double ms = Double.parseDouble(m.group(1)) / reps * 1e3;
+            long cells = work(in, scalar);
+            return List.of(new WorkloadBenchRunner.Row("seqan", "ok", ms, ms, ms, cells / (ms / 1e3) / 1e9,
+                in.batch().size() / (ms / 1e3), "SeqAn 2.x extendSeed (" + seqan + "), one thread, mean of " + reps
+                    + " runs of its own extension loop (input parsing excluded); results equal to scalar's"));
+        } catch (java.io.IOException e) {
+            return List.of(peerRow("skipped: running " + seqan + ": " + e.getMessage()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of(peerRow("skipped: interrupted"));
+        } finally {
+            for (java.nio.file.Path f : new java.nio.file.Path[] {input, err}) {
+                if (f != null) {
+                    try {
+                        java.nio.file.Files.deleteIfExists(f);
+                    } catch (java.io.IOException e) {
+                        // a temporary file left behind is harmless
+                    }
+                }
+            }
+        }
+    }
+
+    private static WorkloadBenchRunner.Row peerRow(String status) {
+        return new WorkloadBenchRunner.Row("seqan", status, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+            Double.NaN, "");
+    }
+
+    /** SeqAn's output lines (score qbeg qend tbeg tend left right) against the scalar results. */
+    static String differenceFromSeqan(XdropResults want, List<String> lines) {
+        if (lines.size() != want.size()) {
+            return "SeqAn printed " + lines.size() + " results for " + want.size() + " seeds";
+        }
+        for (int i = 0; i < want.size(); i++) {
+            String w = want.score(i) + " " + want.qbeg(i) + " " + want.qend(i) + " " + want.tbeg(i) + " " + want.tend(i)
+                + " " + want.left(i) + " " + want.right(i);
+            if (!lines.get(i).strip().equals(w)) {
+                return "seed " + i + ": SeqAn " + lines.get(i).strip() + ", scalar " + w
+                    + " (score qbeg qend tbeg tend left right)";
+            }
+        }
+        return null;
     }
 
     @Override

@@ -88,6 +88,47 @@ class WorkloadBenchRunnerTest {
         assertTrue(out.contains("RESULT: every backend that ran equals scalar"), out);
     }
 
+    /**
+     * The SeqAn peer row: the oracle program of the Maven build (build/native/native/tests/xdrop_seqan,
+     * built when libseqan2-dev is installed) on the same seeds must equal scalar; skipped loudly
+     * without it.
+     */
+    @Test
+    void xdropSeqanPeerEqualsScalar() {
+        java.nio.file.Path prog = java.nio.file.Path.of("..", "..", "build", "native", "native", "tests", "xdrop_seqan")
+            .toAbsolutePath().normalize();
+        Assumptions.assumeTrue(java.nio.file.Files.isExecutable(prog),
+            "SEQAN ORACLE NOT RUN: " + prog + " not built (install libseqan2-dev, rebuild)");
+        int[] rc = new int[1];
+        String out = run(new XdropBench(XdropParams.unit(50), prog), settings(60, "scalar"), rc);
+        assertEquals(0, rc[0], out);
+        assertTrue(out.matches("(?s).*\\nseqan +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+  ok \\(= scalar\\).*"), out);
+        assertTrue(out.contains("# seqan: SeqAn 2.x extendSeed"), out);
+        assertTrue(out.contains("# rate against seqan: scalar "), out);
+    }
+
+    /** A peer whose results differ fails the run like a backend does; a missing one is a skipped row. */
+    @Test
+    void xdropPeerThatDiffersFailsTheRun() throws Exception {
+        java.nio.file.Path fake = java.nio.file.Files.createTempFile("fake-seqan", ".sh");
+        try {
+            java.nio.file.Files.writeString(fake, "#!/bin/sh\ncat > /dev/null\n"
+                + "echo 'seqan: 60 seeds x 1 repeats: 0.5 s' >&2\n"
+                + "i=0; while [ $i -lt 60 ]; do echo '0 0 0 0 0 0 0'; i=$((i+1)); done\n");
+            fake.toFile().setExecutable(true);
+            int[] rc = new int[1];
+            String out = run(new XdropBench(XdropParams.unit(50), fake), settings(60, "scalar"), rc);
+            assertEquals(1, rc[0], out);
+            assertTrue(out.contains("DIFFERS: seed 0: SeqAn 0 0 0 0 0 0 0, scalar "), out);
+            out = run(new XdropBench(XdropParams.unit(50), fake.resolveSibling("no-such-seqan")), settings(60, "scalar"),
+                rc);
+            assertEquals(0, rc[0], out);
+            assertTrue(out.contains("skipped: ") && out.contains("no-such-seqan is not an executable file"), out);
+        } finally {
+            java.nio.file.Files.deleteIfExists(fake);
+        }
+    }
+
     @Test
     void distanceAgreesOnEveryCpuBackend() {
         int[] rc = new int[1];
