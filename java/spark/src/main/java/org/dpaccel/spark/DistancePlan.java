@@ -22,9 +22,10 @@ final class DistancePlan implements Serializable {
     final String partsDir;
     final byte[] body;
     final int wholeRowBytes;
+    final boolean parquet; // parts are Parquet files (DistanceParquet), not counts.tsv lines
 
     DistancePlan(String bed, int samples, int variants, int[] usedRows, String[] iids, int tile,
-        double minKinship, String partsDir, byte[] body, int wholeRowBytes) {
+        double minKinship, String partsDir, byte[] body, int wholeRowBytes, boolean parquet) {
         this.bed = bed;
         this.samples = samples;
         this.variants = variants;
@@ -36,6 +37,7 @@ final class DistancePlan implements Serializable {
         this.partsDir = partsDir;
         this.body = body;
         this.wholeRowBytes = wholeRowBytes;
+        this.parquet = parquet;
     }
 
     /** Blocks of {@code tile} samples; the last one may be shorter. */
@@ -51,7 +53,8 @@ final class DistancePlan implements Serializable {
         return (int) Math.min((long) (b + 1) * tile, samples);
     }
 
+    /** A tile's part: a file of the parts folder, or a Hive-style partition folder's one file. */
     String partName(int bi, int bj) {
-        return "tile-" + bi + "-" + bj + ".tsv";
+        return parquet ? "tile=" + bi + "-" + bj + "/part-0.parquet" : "tile-" + bi + "-" + bj + ".tsv";
     }
 }

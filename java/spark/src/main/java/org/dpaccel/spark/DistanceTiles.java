@@ -18,7 +18,8 @@ import org.dpaccel.distance.GenotypeDistance;
 /**
  * The executor side of the distance job: one upper-triangle tile (block bi x block bj, bi <= bj)
  * counted by the library's tile call on the executor's context, its pairs i &lt; j written as
- * counts.tsv lines (i outer) to the tile's part file. The part is written under an attempt name
+ * counts.tsv lines (i outer) to the tile's part file, or as rows of a Parquet file
+ * ({@link DistanceParquet}). The part is written under an attempt name
  * and renamed, so a retried or speculative task replaces it with the same bytes and a reader
  * never sees half a part.
  */
@@ -49,7 +50,7 @@ final class DistanceTiles {
         Path tmp = new Path(dir, "_attempt-" + bi + "-" + bj + "-" + (tc != null ? tc.taskAttemptId() : 0));
         Path part = new Path(dir, p.partName(bi, bj));
         try {
-            writePart(p, c, fs, tmp, bi, bj, la, cols, colStart, a0, lines);
+            writePart(p, c, conf, fs, tmp, bi, bj, la, cols, colStart, a0, lines);
         } catch (IOException | RuntimeException e) {
             // a failed attempt (I/O error, killed executor thread) leaves no half part behind; the
             // retry writes its own attempt file
@@ -66,37 +67,54 @@ final class DistanceTiles {
         if (fs.exists(part)) {
             fs.delete(part, false); // an earlier attempt's identical bytes
         }
+        fs.mkdirs(part.getParent()); // a Parquet part's partition folder
         if (!fs.rename(tmp, part)) {
             throw new IOException("cannot rename " + tmp + " to " + part);
         }
         return new Result(bi, bj, lines, pairs);
     }
 
-    private static void writePart(DistancePlan p, DistanceCounts c, FileSystem fs, Path tmp, int bi, int bj, int la,
-        int cols, int colStart, int a0, int[] lines) throws IOException {
+    /** Receives the tile's kept pairs, i outer: global sample indexes and the pair's counts index. */
+    interface PairSink {
+        void pair(int i, int j, long pair) throws IOException;
+    }
+
+    /** Visits the tile's pairs i &lt; j, i outer, that pass the kinship filter; counts them per row. */
+    static void forEachPair(DistancePlan p, DistanceCounts c, int bi, int bj, int la, int cols, int colStart, int a0,
+        int[] lines, PairSink sink) throws IOException {
+        for (int r = 0; r < la; r++) {
+            int i = a0 + r;
+            for (int k = bi == bj ? r + 1 : 0; k < cols; k++) {
+                long pair = bi == bj ? DistanceCounts.triangleIndex(la, r, k) : (long) r * cols + k;
+                if (!Double.isNaN(p.minKinship)
+                    && !(DistanceMetric.KING.value(c, pair, c.variantsUsed()) >= p.minKinship)) {
+                    continue;
+                }
+                sink.pair(i, colStart + k, pair);
+                lines[r]++;
+            }
+        }
+    }
+
+    private static void writePart(DistancePlan p, DistanceCounts c, Configuration conf, FileSystem fs, Path tmp,
+        int bi, int bj, int la, int cols, int colStart, int a0, int[] lines) throws IOException {
+        if (p.parquet) {
+            DistanceParquet.write(p, c, conf, tmp, bi, bj, la, cols, colStart, a0, lines);
+            return;
+        }
         try (Writer w = new OutputStreamWriter(fs.create(tmp, true), StandardCharsets.UTF_8)) {
             StringBuilder sb = new StringBuilder(1 << 16);
-            for (int r = 0; r < la; r++) {
-                int i = a0 + r;
-                for (int k = bi == bj ? r + 1 : 0; k < cols; k++) {
-                    int j = colStart + k;
-                    long pair = bi == bj ? DistanceCounts.triangleIndex(la, r, k) : (long) r * cols + k;
-                    if (!Double.isNaN(p.minKinship)
-                        && !(DistanceMetric.KING.value(c, pair, c.variantsUsed()) >= p.minKinship)) {
-                        continue;
-                    }
-                    sb.append(p.iids[i]).append('\t').append(p.iids[j]);
-                    for (int f = 0; f < DistanceCounts.FIELDS; f++) {
-                        sb.append('\t').append(c.get(pair, f));
-                    }
-                    sb.append('\n');
-                    lines[r]++;
-                    if (sb.length() > (1 << 16) - 512) {
-                        w.append(sb);
-                        sb.setLength(0);
-                    }
+            forEachPair(p, c, bi, bj, la, cols, colStart, a0, lines, (i, j, pair) -> {
+                sb.append(p.iids[i]).append('\t').append(p.iids[j]);
+                for (int f = 0; f < DistanceCounts.FIELDS; f++) {
+                    sb.append('\t').append(c.get(pair, f));
                 }
-            }
+                sb.append('\n');
+                if (sb.length() > (1 << 16) - 512) {
+                    w.append(sb);
+                    sb.setLength(0);
+                }
+            });
             w.append(sb);
         }
     }

@@ -27,7 +27,9 @@ import org.dpaccel.cli.VcfGenotypes;
  * each task reads its two blocks' rows of the .bed (broadcast when small, else by byte range)
  * and writes its pairs i &lt; j to {@code OUT.parts/tile-bi-bj.tsv}. The merge writes
  * {@code OUT.counts.tsv}, the same bytes as {@code dpaccel distance --counts} (with a kinship
- * filter: its lines whose KING-robust kinship is at least the bound), and {@code OUT.id}.
+ * filter: its lines whose KING-robust kinship is at least the bound), and {@code OUT.id}. With
+ * {@link Options#parquet} the tiles are Parquet files in {@code OUT.parquet/tile=bi-bj/} (one
+ * table; no merge) and {@code OUT.id} is written beside it.
  */
 public final class SparkDistance {
     private SparkDistance() {
@@ -45,8 +47,13 @@ public final class SparkDistance {
         public int tile = 1024;
         /** Keep only pairs with KING-robust kinship at least this; NaN keeps all. */
         public double minKinship = Double.NaN;
-        /** Write OUT.counts.tsv and OUT.id from the parts. */
+        /** Write OUT.counts.tsv (tsv parts) and OUT.id. */
         public boolean merge = true;
+        /**
+         * Write the pairs as Parquet, OUT.parquet/tile=BI-BJ/part-0.parquet (DistanceParquet), instead
+         * of tsv parts merged into OUT.counts.tsv.
+         */
+        public boolean parquet;
         /** Replace an earlier result instead of refusing. */
         public boolean overwrite;
         /** Broadcast the .bed body when it is at most this many bytes; else range reads. */
@@ -96,9 +103,10 @@ public final class SparkDistance {
             throw new IllegalArgumentException("tile = " + o.tile + ": must be at least 1");
         }
         Configuration conf = jsc.hadoopConfiguration();
-        Path counts = outPath(o.out + ".counts.tsv"), ids = outPath(o.out + ".id"), parts = outPath(o.out + ".parts");
+        Path counts = outPath(o.out + ".counts.tsv"), ids = outPath(o.out + ".id");
+        Path parts = outPath(o.out + (o.parquet ? ".parquet" : ".parts"));
         FileSystem fs = HadoopFiles.of(parts, conf);
-        for (Path p : new Path[] {counts, ids, parts}) {
+        for (Path p : o.parquet ? new Path[] {ids, parts} : new Path[] {counts, ids, parts}) {
             if (fs.exists(p)) {
                 if (!o.overwrite) {
                     throw new IllegalArgumentException(p + " already exists (a result of an earlier run); "
@@ -143,7 +151,7 @@ public final class SparkDistance {
         }
         fs.mkdirs(parts);
         DistancePlan plan = new DistancePlan(bed, n, use.length, used, iids.toArray(new String[0]), o.tile,
-            o.minKinship, parts.toString(), body, o.wholeRowBytes);
+            o.minKinship, parts.toString(), body, o.wholeRowBytes, o.parquet);
         int k = plan.blocks();
         List<int[]> tiles = new ArrayList<>();
         for (int bi = 0; bi < k; bi++) {
@@ -167,12 +175,14 @@ public final class SparkDistance {
         }
         fs.create(new Path(parts, "_SUCCESS"), true).close();
         long t2 = System.nanoTime();
-        if (o.merge) {
+        if (o.merge && !o.parquet) {
             merge(fs, plan, lines, counts);
+        }
+        if (o.merge) {
             writeIds(fs, fids, iids, ids);
         }
         long t3 = System.nanoTime();
-        return new Summary(n, used.length, tiles.size(), pairs, o.merge ? counts.toString() : null,
+        return new Summary(n, used.length, tiles.size(), pairs, o.merge && !o.parquet ? counts.toString() : null,
             parts.toString(), body != null, (t1 - t0) / 1e9, (t2 - t1) / 1e9, (t3 - t2) / 1e9);
     }
 

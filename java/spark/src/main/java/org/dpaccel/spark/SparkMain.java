@@ -77,7 +77,9 @@ public final class SparkMain implements Callable<Integer> {
     @Command(name = "distance", mixinStandardHelpOptions = true,
         description = {"All-pairs genotype distance counts of a PLINK 1 fileset as upper-triangle tiles over the "
             + "executors; OUT.counts.tsv equals `dpaccel distance --counts` (filtered with --min-kinship).",
-            "Writes OUT.parts/tile-BI-BJ.tsv per tile, then OUT.counts.tsv and OUT.id unless --no-merge."})
+            "Writes OUT.parts/tile-BI-BJ.tsv per tile, then OUT.counts.tsv and OUT.id unless --no-merge; with "
+                + "--format parquet, OUT.parquet/tile=BI-BJ/part-0.parquet (one table, the counts.tsv columns plus "
+                + "the 0-based indexes I and J) and OUT.id."})
     static final class Distance implements Callable<Integer> {
         @CommandLine.ParentCommand
         SparkMain top;
@@ -109,6 +111,10 @@ public final class SparkMain implements Callable<Integer> {
         @Option(names = "--no-merge", description = "leave the result as OUT.parts/ only")
         boolean noMerge;
 
+        @Option(names = "--format", paramLabel = "tsv|parquet", defaultValue = "tsv",
+            description = "tsv: OUT.counts.tsv (default); parquet: OUT.parquet/, partitioned by tile")
+        String format;
+
         @Option(names = "--overwrite", description = "replace an existing result")
         boolean overwrite;
 
@@ -128,6 +134,10 @@ public final class SparkMain implements Callable<Integer> {
             o.tile = tile;
             o.minKinship = minKinship == null ? Double.NaN : minKinship;
             o.merge = !noMerge;
+            if (!format.equals("tsv") && !format.equals("parquet")) {
+                throw new IllegalArgumentException("--format " + format + ": must be tsv or parquet");
+            }
+            o.parquet = format.equals("parquet");
             o.overwrite = overwrite;
             o.broadcastMaxBytes = broadcastMax;
             long t0 = System.nanoTime();

@@ -3,6 +3,7 @@ package org.dpaccel.spark;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -168,6 +169,52 @@ class SparkDistanceTest {
         try (var l = Files.list(data.resolve(out + ".parts"))) {
             assertEquals(k * (k + 1) / 2 + 1, l.count(), "parts and _SUCCESS only, no attempt files");
         }
+    }
+
+    /**
+     * --format parquet: Spark SQL reads OUT.parquet as one table (the tile folders become a
+     * partition column) whose rows, ordered by I and J, are the single-machine counts.tsv lines;
+     * every tile has its folder, no attempt file is left, and OUT.id is written.
+     */
+    @Test
+    void parquetTilesHoldTheSingleMachineCounts() throws IOException {
+        SparkDistance.Options o = new SparkDistance.Options();
+        o.bfile = prefix;
+        o.out = data.resolve("pq").toString();
+        o.tile = 7;
+        o.parquet = true;
+        SparkDistance.Summary s = SparkDistance.run(jsc, o);
+        int k = (N + 6) / 7;
+        assertEquals(k * (k + 1) / 2, s.tiles());
+        assertNull(s.countsFile(), "no counts.tsv with parquet");
+        assertFalse(Files.exists(data.resolve("pq.counts.tsv")));
+        Path dir = data.resolve("pq.parquet");
+        assertTrue(Files.exists(dir.resolve("_SUCCESS")));
+        try (var l = Files.list(dir)) {
+            List<String> names = l.map(f -> f.getFileName().toString()).sorted().toList();
+            assertEquals(k * (k + 1) / 2 + 1, names.size(), "one folder per tile and _SUCCESS, no attempt files: " + names);
+        }
+        org.apache.spark.sql.SparkSession spark = org.apache.spark.sql.SparkSession.builder().sparkContext(jsc.sc())
+            .getOrCreate();
+        List<org.apache.spark.sql.Row> rows = spark.read().parquet(dir.toString()).orderBy("I", "J").collectAsList();
+        List<String> want = Files.readAllLines(single);
+        assertEquals(want.size() - 1, rows.size());
+        java.util.Set<String> tiles = new java.util.HashSet<>();
+        for (int r = 0; r < rows.size(); r++) {
+            org.apache.spark.sql.Row row = rows.get(r);
+            StringBuilder sb = new StringBuilder(row.getString(row.fieldIndex("IID1")) + "\t"
+                + row.getString(row.fieldIndex("IID2")));
+            for (String c : DistanceParquet.COUNTS) {
+                sb.append('\t').append(row.getLong(row.fieldIndex(c)));
+            }
+            assertEquals(want.get(r + 1), sb.toString(), "row " + r);
+            int i = row.getInt(row.fieldIndex("I")), j = row.getInt(row.fieldIndex("J"));
+            assertEquals("s" + i, row.getString(row.fieldIndex("IID1")));
+            assertEquals("s" + j, row.getString(row.fieldIndex("IID2")));
+            tiles.add(String.valueOf(row.get(row.fieldIndex("tile"))));
+        }
+        assertEquals(k * (k + 1) / 2, tiles.size(), "the partition column names every tile");
+        assertEquals(Files.readString(data.resolve("single.id")), Files.readString(data.resolve("pq.id")));
     }
 
     @Test

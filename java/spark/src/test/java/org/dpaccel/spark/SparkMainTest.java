@@ -51,6 +51,17 @@ class SparkMainTest {
         r = run("--master", "local[2]", "distance", "--bfile", prefix, "--out", out, "--tile", "0");
         assertEquals(2, r.rc(), r.err());
         assertTrue(r.err().contains("--tile 0"), r.err());
+        r = run("--master", "local[2]", "distance", "--bfile", prefix, "--out", dir.resolve("f").toString(),
+            "--format", "csv");
+        assertEquals(2, r.rc(), r.err());
+        assertTrue(r.err().contains("--format csv: must be tsv or parquet"), r.err());
+        r = run("--master", "local[2]", "distance", "--bfile", prefix, "--out", dir.resolve("pq").toString(),
+            "--format", "parquet", "--tile", "10");
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.err().contains("tiles=15"), r.err());
+        assertTrue(Files.exists(dir.resolve("pq.parquet").resolve("_SUCCESS")), "OUT.parquet/_SUCCESS");
+        assertTrue(Files.exists(dir.resolve("pq.parquet").resolve("tile=0-1").resolve("part-0.parquet")));
+        assertFalse(Files.exists(dir.resolve("pq.counts.tsv")));
         r = run("--master", "local[2]", "distance", "--bfile", dir.resolve("nope").toString(), "--out",
             dir.resolve("n").toString());
         assertEquals(2, r.rc(), r.err());
