@@ -1,7 +1,6 @@
 package org.dpaccel.spark;
 
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 
 import org.apache.spark.api.java.JavaRDD;
@@ -49,91 +48,42 @@ public final class SparkPairHmm {
         if (maxCells < 1) {
             throw new IllegalArgumentException("maxCells = " + maxCells + ": must be at least 1");
         }
-        return regions.mapPartitions(it -> new Batches(it, precision, backend, maxCells), true);
+        return regions.mapPartitions(it -> new PartitionBatches<Region, double[]>(it, SparkPairHmm::cells,
+            batch -> compute(batch, precision, backend), maxCells), true);
     }
 
-    /** Batches a partition lazily: one library call per batch, results handed out per region. */
-    private static final class Batches implements Iterator<double[]> {
-        private final Iterator<Region> in;
-        private final Precision precision;
-        private final Backend backend;
-        private final long maxCells;
-        private final List<double[]> ready = new ArrayList<>();
-        private int next;
-        private Region pending;
-
-        Batches(Iterator<Region> in, Precision precision, Backend backend, long maxCells) {
-            this.in = in;
-            this.precision = precision;
-            this.backend = backend;
-            this.maxCells = maxCells;
+    static long cells(Region r) {
+        long rb = 0, hb = 0;
+        for (Region.Read read : r.reads()) {
+            rb += read.bases().length;
         }
-
-        @Override
-        public boolean hasNext() {
-            if (next < ready.size()) {
-                return true;
-            }
-            ready.clear();
-            next = 0;
-            List<Region> batch = new ArrayList<>();
-            long cells = 0;
-            while (pending != null || in.hasNext()) {
-                Region r = pending != null ? pending : in.next();
-                pending = null;
-                long c = cells(r);
-                if (!batch.isEmpty() && cells + c > maxCells) {
-                    pending = r;
-                    break;
-                }
-                batch.add(r);
-                cells += c;
-            }
-            if (batch.isEmpty()) {
-                return false;
-            }
-            compute(batch);
-            return true;
+        for (byte[] h : r.haplotypes()) {
+            hb += h.length;
         }
+        return rb * hb;
+    }
 
-        @Override
-        public double[] next() {
-            if (!hasNext()) {
-                throw new java.util.NoSuchElementException();
-            }
-            return ready.get(next++);
-        }
-
-        private static long cells(Region r) {
-            long rb = 0, hb = 0;
+    /** One library call for the batch's regions (one group each); one array per region. */
+    private static List<double[]> compute(List<Region> batch, Precision precision, Backend backend) {
+        PairHmmBatch.Builder b = PairHmmBatch.builder();
+        for (Region r : batch) {
             for (Region.Read read : r.reads()) {
-                rb += read.bases().length;
+                b.addRead(read.bases(), read.quals(), read.insertionGop(), read.deletionGop(), read.gcp());
             }
             for (byte[] h : r.haplotypes()) {
-                hb += h.length;
+                b.addHaplotype(h);
             }
-            return rb * hb;
+            b.endGroup();
         }
-
-        private void compute(List<Region> batch) {
-            PairHmmBatch.Builder b = PairHmmBatch.builder();
-            for (Region r : batch) {
-                for (Region.Read read : r.reads()) {
-                    b.addRead(read.bases(), read.quals(), read.insertionGop(), read.deletionGop(), read.gcp());
-                }
-                for (byte[] h : r.haplotypes()) {
-                    b.addHaplotype(h);
-                }
-                b.endGroup();
-            }
-            double[] all = PairHmm.compute(ExecutorContext.get(), b.build(), precision, backend);
-            int at = 0;
-            for (Region r : batch) {
-                double[] mine = new double[r.resultCount()];
-                System.arraycopy(all, at, mine, 0, mine.length);
-                at += mine.length;
-                ready.add(mine);
-            }
+        double[] all = PairHmm.compute(ExecutorContext.get(), b.build(), precision, backend);
+        List<double[]> out = new ArrayList<>(batch.size());
+        int at = 0;
+        for (Region r : batch) {
+            double[] mine = new double[r.resultCount()];
+            System.arraycopy(all, at, mine, 0, mine.length);
+            at += mine.length;
+            out.add(mine);
         }
+        return out;
     }
 }

@@ -1,0 +1,112 @@
+package org.dpaccel.spark;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.spark.api.java.JavaRDD;
+import org.dpaccel.Backend;
+import org.dpaccel.sw.SmithWaterman;
+import org.dpaccel.sw.SwBatch;
+import org.dpaccel.sw.SwOverhang;
+import org.dpaccel.sw.SwParameters;
+import org.dpaccel.sw.SwResults;
+
+/**
+ * GATK Smith-Waterman (docs/sw.md) on the executors: each partition is cut into batches of
+ * consecutive (reference, alternate) pairs of up to {@code maxCells} cells, each batch is one
+ * library call on the executor's context, and the alignments come back in the input's order.
+ */
+public final class SparkSmithWaterman {
+    /** Default cells per library call, as for PairHMM. */
+    public static final long DEFAULT_MAX_CELLS = 1L << 28;
+
+    private SparkSmithWaterman() {
+    }
+
+    /**
+     * One pair to align: the alternate (read or haplotype) against the reference.
+     */
+    public static final class Pair implements Serializable {
+        private static final long serialVersionUID = 1L;
+        private final byte[] ref;
+        private final byte[] alt;
+
+        /**
+         * @param ref reference bases
+         * @param alt alternate bases
+         */
+        public Pair(byte[] ref, byte[] alt) {
+            this.ref = ref.clone();
+            this.alt = alt.clone();
+        }
+
+        /** @return the reference bases (a copy) */
+        public byte[] ref() {
+            return ref.clone();
+        }
+
+        /** @return the alternate bases (a copy) */
+        public byte[] alt() {
+            return alt.clone();
+        }
+    }
+
+    /**
+     * An alignment as the library returns it, serializable for the way back to the driver.
+     *
+     * @param cigar the CIGAR of the alternate against the reference
+     * @param alignmentOffset where it starts on the reference
+     */
+    public record Alignment(String cigar, int alignmentOffset) implements Serializable {
+    }
+
+    /**
+     * Aligns every pair on the executors' configured backend.
+     *
+     * @param pairs the pairs
+     * @param parameters match, mismatch, gap open and extend (GATK's sets are constants of
+     *     {@link SwParameters})
+     * @param overhang what happens to overhanging ends
+     * @return one alignment per pair, same order as {@code pairs}
+     */
+    public static JavaRDD<Alignment> align(JavaRDD<Pair> pairs, SwParameters parameters, SwOverhang overhang) {
+        return align(pairs, parameters, overhang, null, DEFAULT_MAX_CELLS);
+    }
+
+    /**
+     * Aligns every pair.
+     *
+     * @param pairs the pairs
+     * @param parameters the scores
+     * @param overhang what happens to overhanging ends
+     * @param backend where to run, null for the executor context's backend
+     * @param maxCells cells per library call (a larger pair goes alone)
+     * @return one alignment per pair, same order as {@code pairs}
+     * @throws IllegalArgumentException if {@code maxCells} is below 1
+     */
+    public static JavaRDD<Alignment> align(JavaRDD<Pair> pairs, SwParameters parameters, SwOverhang overhang,
+        Backend backend, long maxCells) {
+        if (maxCells < 1) {
+            throw new IllegalArgumentException("maxCells = " + maxCells + ": must be at least 1");
+        }
+        // SwParameters is not Serializable: the closure carries its four scores
+        int[] s = {parameters.match(), parameters.mismatch(), parameters.gapOpen(), parameters.gapExtend()};
+        return pairs.mapPartitions(it -> new PartitionBatches<Pair, Alignment>(it,
+            p -> (long) p.ref.length * p.alt.length, batch -> compute(batch, s, overhang, backend), maxCells), true);
+    }
+
+    private static List<Alignment> compute(List<Pair> batch, int[] s, SwOverhang overhang, Backend backend) {
+        SwBatch.Builder b = SwBatch.builder();
+        for (Pair p : batch) {
+            b.add(p.ref, p.alt);
+        }
+        SwResults r = SmithWaterman.align(ExecutorContext.get(), b.build(), new SwParameters(s[0], s[1], s[2], s[3]),
+            overhang, backend);
+        List<Alignment> out = new ArrayList<>(batch.size());
+        for (int i = 0; i < r.size(); i++) {
+            out.add(new Alignment(r.cigar(i), r.alignmentOffset(i)));
+        }
+        return out;
+    }
+}
