@@ -29,7 +29,9 @@ public final class SparkSmithWaterman {
      */
     public static final class Pair implements Serializable {
         private static final long serialVersionUID = 1L;
+        /** Reference bases. */
         private final byte[] ref;
+        /** Alternate bases. */
         private final byte[] alt;
 
         /**
@@ -53,12 +55,50 @@ public final class SparkSmithWaterman {
     }
 
     /**
-     * An alignment as the library returns it, serializable for the way back to the driver.
-     *
-     * @param cigar the CIGAR of the alternate against the reference
-     * @param alignmentOffset where it starts on the reference
+     * An alignment as the library returns it, serializable for the way back to the driver (a
+     * class, not a record: the javadoc gate asks for comments a record's serialized form cannot
+     * carry).
      */
-    public record Alignment(String cigar, int alignmentOffset) implements Serializable {
+    public static final class Alignment implements Serializable {
+        private static final long serialVersionUID = 1L;
+        /** The CIGAR of the alternate against the reference. */
+        private final String cigar;
+        /** Where the alignment starts on the reference. */
+        private final int alignmentOffset;
+
+        /**
+         * @param cigar the CIGAR of the alternate against the reference
+         * @param alignmentOffset where it starts on the reference
+         */
+        public Alignment(String cigar, int alignmentOffset) {
+            this.cigar = cigar;
+            this.alignmentOffset = alignmentOffset;
+        }
+
+        /** @return the CIGAR of the alternate against the reference */
+        public String cigar() {
+            return cigar;
+        }
+
+        /** @return where the alignment starts on the reference */
+        public int alignmentOffset() {
+            return alignmentOffset;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Alignment a && a.cigar.equals(cigar) && a.alignmentOffset == alignmentOffset;
+        }
+
+        @Override
+        public int hashCode() {
+            return cigar.hashCode() * 31 + alignmentOffset;
+        }
+
+        @Override
+        public String toString() {
+            return cigar + "@" + alignmentOffset;
+        }
     }
 
     /**
