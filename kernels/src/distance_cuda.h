@@ -41,6 +41,13 @@ cudaError_t dpa_dist_launch(const dpa_dist_gjob *jobs, int32_t njobs, const uint
                             int64_t words32, uint32_t *counts, int accumulate, int popc,
                             cudaStream_t stream);
 
+/* distance_kernels.cu: planes of samples [first, first + count) from the .bed rows on the
+ * device, in the host planes' layout (uint64: sample s, plane p, word w at (s*3 + p) * words
+ * + w); vmap[w * 64 + k] = the .bed row of used variant w * 64 + k, -1 for padding. */
+cudaError_t dpa_dist_planes_launch(const uint8_t *bed, int64_t row_bytes, const int64_t *vmap,
+                                   int32_t first, int32_t count, int64_t words, uint64_t *planes,
+                                   cudaStream_t stream);
+
 /* distance_launch.cu: the distance entry's work on one slot of one device. */
 dpa_status dpa_cuda_distance_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
                                  const dpa_cuda_dist_planes *planes,

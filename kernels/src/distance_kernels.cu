@@ -210,6 +210,47 @@ dist_popc_kernel(const dpa_dist_gjob *__restrict__ jobs, const uint32_t *__restr
         }
 }
 
+/* The planes from the .bed: thread = one sample of the planes, blockIdx.y (striding) = one
+ * 64-bit word, i.e. the 64 used variants vmap[w * 64 ..] (-1 past the last: zero padding).
+ * The four threads of one .bed byte read it together (one sector per variant row for a warp);
+ * each thread writes its three words. Bit b of word w is used variant w * 64 + b, the host
+ * planes' layout, so both give the same counts (the kernels only need every sample's planes
+ * built alike). */
+__global__ void __launch_bounds__(128)
+dist_planes_kernel(const uint8_t *__restrict__ bed, int64_t row_bytes,
+                   const int64_t *__restrict__ vmap, int32_t first, int32_t count, int64_t words,
+                   uint64_t *__restrict__ planes)
+{
+    const int32_t s = blockIdx.x * blockDim.x + threadIdx.x;
+    if (s >= count) return;
+    const int64_t col = (first + s) >> 2;
+    const int sh = 2 * ((first + s) & 3);
+    for (int64_t w = blockIdx.y; w < words; w += gridDim.y) {
+        uint64_t a = 0, b = 0, h = 0;
+#pragma unroll 8
+        for (int k = 0; k < 64; k++) {
+            const int64_t v = vmap[w * 64 + k];
+            if (v < 0) break; /* padding: only at the end */
+            const unsigned c = (__ldg(bed + v * row_bytes + col) >> sh) & 3u;
+            a |= (uint64_t)(c == 0u) << k;
+            b |= (uint64_t)(c == 3u) << k;
+            h |= (uint64_t)(c == 2u) << k;
+        }
+        uint64_t *o = planes + (int64_t)s * 3 * words + w;
+        o[0] = a, o[words] = b, o[2 * words] = h;
+    }
+}
+
+cudaError_t dpa_dist_planes_launch(const uint8_t *bed, int64_t row_bytes, const int64_t *vmap,
+                                   int32_t first, int32_t count, int64_t words, uint64_t *planes,
+                                   cudaStream_t stream)
+{
+    if (count <= 0 || words <= 0) return cudaSuccess;
+    const dim3 grid((unsigned)((count + 127) / 128), (unsigned)(words < 65535 ? words : 65535));
+    dist_planes_kernel<<<grid, 128, 0, stream>>>(bed, row_bytes, vmap, first, count, words, planes);
+    return cudaGetLastError();
+}
+
 cudaError_t dpa_dist_launch(const dpa_dist_gjob *jobs, int32_t njobs, const uint32_t *planes,
                             int64_t words32, uint32_t *counts, int accumulate, int popc,
                             cudaStream_t stream)

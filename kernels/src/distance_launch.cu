@@ -1,20 +1,36 @@
 /*
  * distance_launch.cu — host side of the CUDA genotype distance: cuts the caller's tiles into
  * jobs of at most 64 x 64 pairs (dropping those wholly on or below the diagonal of the
- * triangle), groups the jobs so that their counts and the planes of the samples they touch
- * fit the device budget, and per group copies the planes in (in variant chunks when all of
- * them do not fit), runs the kernel once per chunk (later chunks add to the counts), copies
- * the counts back and copies each row of each job into the caller's layout.
+ * triangle), orders them by (row, column) so that consecutive jobs write neighbouring parts
+ * of the caller's layout, groups them so that each group's counts fit one of two count
+ * buffers, and runs the groups as a pipeline (docs/distance.md, "CUDA"):
  *
- * Budget: half of b->chunk_bytes (DPACCEL_CUDA_CHUNK_BYTES, 1 GiB by default) for the counts
- * of a group, half for its planes. A group's sample span s and variant chunk of V 64-bit
- * words take s x 3 x V x 8 bytes, so V shrinks as the span grows: a group is closed before
- * its span would leave less than 8 words (512 variants) per chunk. The planes are copied
- * from the engine's (pageable) buffer with one strided copy per chunk; nothing overlaps the
- * copies with the kernels yet (docs/distance.md, "What is missing").
+ *   main stream:  [planes in]  kernel(g)  -> event K[g%2]
+ *   copy stream:  wait K[g%2]  counts(g) to pinned buffer g%2  -> event D[g%2]
+ *   host:         enqueue g, then wait D[(g-1)%2] and scatter group g-1 into the caller's
+ *                 layout on the device's host team, while the GPU runs g
  *
- * Device buffer (the slot's, grown and kept): jobs | planes | counts. Pinned staging: jobs |
- * counts.
+ * so the kernel, the count copy-back and the host scatter of three consecutive groups
+ * overlap. Group g + 1 is enqueued only after group g - 1's scatter, which is what frees
+ * buffer (g + 1) % 2 on both sides.
+ *
+ * Planes: when those of all the call's samples fit the plane budget they are copied in once
+ * and stay for every group ("resident"); otherwise each group copies the planes of its own
+ * sample span in variant chunks (later chunks add to the counts), as before 2026-11-28.
+ * Budget: the counts of a group take at most a quarter of b->chunk_bytes
+ * (DPACCEL_CUDA_CHUNK_BYTES, 1 GiB by default; two buffers: half), the per-group planes the
+ * other half. Resident planes may take more: an eighth of the device's memory (the planes of
+ * 20,000 samples x 100,000 variants are 0.73 GB, more than half a GiB), unless
+ * DPACCEL_CUDA_CHUNK_BYTES is set (the tests use it to force small budgets).
+ *
+ * Planes from the .bed (planes->bed set, a GPU-only call: distance_workload.c): the caller's
+ * .bed rows and a map of used variants are copied in and dist_planes_kernel builds the
+ * resident planes on the device; the host builds none. These planes must be resident (an
+ * eighth of the device's memory whatever DPACCEL_CUDA_CHUNK_BYTES says); a call whose planes
+ * do not fit fails with DPA_ERR_LIMIT and the scheduler recomputes it on the CPU.
+ *
+ * Device buffer (the slot's, grown and kept): jobs | planes | counts 0 | counts 1 [| variant
+ * map | .bed]. Pinned staging: jobs | counts 0 | counts 1.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,10 +49,25 @@ static int force_popc(void)
     return e && e[0] == '1';
 }
 
+/* DPACCEL_DIST_CUDA_RESIDENT=0: never keep the planes resident (tests the chunked path on
+ * any size; the tests' small budgets reach it too). */
+static int allow_resident(void)
+{
+    const char *e = getenv("DPACCEL_DIST_CUDA_RESIDENT");
+    return !(e && e[0] == '0');
+}
+
 /* One job with absolute sample indices (converted to the group's at launch). */
 typedef struct job {
     int32_t r0, c0, nr, nc;
 } job;
+
+static int job_cmp(const void *a, const void *b)
+{
+    const job *x = (const job *)a, *y = (const job *)b;
+    if (x->r0 != y->r0) return x->r0 < y->r0 ? -1 : 1;
+    return x->c0 < y->c0 ? -1 : x->c0 > y->c0;
+}
 
 static int64_t out_pos(const dpa_cuda_dist_layout *L, int32_t r, int32_t c)
 {
@@ -71,28 +102,79 @@ static job *make_jobs(const dpa_cuda_dist_tile *tiles, int64_t ntiles, int upper
     }
     *njobs = n;
     if (!jobs) jobs = (job *)malloc(sizeof *jobs); /* no job: a valid empty list */
+    else qsort(jobs, (size_t)n, sizeof *jobs, job_cmp);
     return jobs;
 }
 
-/* The group starting at job j0: jobs [j0, *j1), its sample span [*lo, *hi) and its counts. */
-static void plan_group(const job *jobs, int64_t njobs, int64_t j0, size_t half, int64_t *j1,
-                       int32_t *lo, int32_t *hi, int64_t *ncounts)
+typedef struct group {
+    int64_t j0, j1;    /* jobs */
+    int32_t lo, hi;    /* sample span */
+    int64_t ncounts;   /* uint32 of counts */
+    int64_t V;         /* variant chunk in 64-bit words (chunked planes only) */
+} group;
+
+/* The group starting at job j0 under a count budget cb and (chunked planes) a plane budget
+ * pb: jobs [j0, g->j1), their sample span and counts. A group holds at least one job. */
+static void plan_group(const job *jobs, int64_t njobs, int64_t j0, size_t cb, size_t pb,
+                       group *g)
 {
     int64_t j = j0, cnt = 0;
     int32_t l = INT32_MAX, h = 0;
     while (j < njobs) {
         const job *x = &jobs[j];
-        const int32_t nl = l < (x->r0 < x->c0 ? x->r0 : x->c0) ? l : (x->r0 < x->c0 ? x->r0 : x->c0);
+        const int32_t xl = x->r0 < x->c0 ? x->r0 : x->c0;
+        const int32_t nl = l < xl ? l : xl;
         const int32_t xe = x->r0 + x->nr > x->c0 + x->nc ? x->r0 + x->nr : x->c0 + x->nc;
         const int32_t nh = h > xe ? h : xe;
         const int64_t nc = cnt + (int64_t)x->nr * x->nc * 7;
         const size_t min_planes = (size_t)(nh - nl) * 3 * 8 * 8; /* 8 words per plane */
-        if (j > j0 && ((size_t)nc * 4 > half || min_planes > half)) break;
+        if (j > j0 && ((size_t)nc * 4 > cb || min_planes > pb)) break;
         l = nl, h = nh, cnt = nc;
         j++;
     }
-    *j1 = j, *lo = l, *hi = h, *ncounts = cnt;
+    g->j0 = j0, g->j1 = j, g->lo = l, g->hi = h, g->ncounts = cnt;
 }
+
+/* Host scatter of one group: each job row's kept pairs are contiguous in both layouts. */
+typedef struct scatter_job {
+    const job *jobs;
+    const dpa_dist_gjob *hj; /* the group's device jobs (their count offsets) */
+    int64_t j0, j1;
+    const uint32_t *hc;
+    const dpa_cuda_dist_layout *layout;
+    uint32_t *out;
+    int64_t done[DPA_TEAM_MAX]; /* pairs per part */
+} scatter_job;
+
+static void scatter_part(void *arg, int part, int nparts)
+{
+    scatter_job *S = (scatter_job *)arg;
+    const int64_t n = S->j1 - S->j0;
+    const int64_t a = S->j0 + n * part / nparts, e = S->j0 + n * (part + 1) / nparts;
+    int64_t done = 0;
+    for (int64_t j = a; j < e; j++) {
+        const job *x = &S->jobs[j];
+        const uint32_t *src = S->hc + S->hj[j].out;
+        for (int32_t r = x->r0; r < x->r0 + x->nr; r++) {
+            int32_t cs = x->c0;
+            if (S->layout->upper && cs <= r) cs = r + 1;
+            const int32_t ce = x->c0 + x->nc;
+            if (cs >= ce) continue;
+            memcpy(S->out + 7 * out_pos(S->layout, r, cs),
+                   src + ((int64_t)(r - x->r0) * x->nc + (cs - x->c0)) * 7,
+                   sizeof *S->out * 7 * (size_t)(ce - cs));
+            done += ce - cs;
+        }
+    }
+    S->done[part] = done;
+}
+
+/* Phase times of one call (DPACCEL_CUDA_TIMING). */
+typedef struct dist_timing {
+    double prep, planes_in, wait, scatter, total;   /* host seconds (planes_in: copy, or .bed
+                                                     * copy + build on the device) */
+    float kernel_ms, d2h_ms;                         /* device, summed over groups */
+} dist_timing;
 
 dpa_status dpa_cuda_distance_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
                                  const dpa_cuda_dist_planes *planes,
@@ -101,85 +183,236 @@ dpa_status dpa_cuda_distance_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa
                                  int64_t *pairs_done, dpa_cuda_err *err)
 {
     dpa_status status = DPA_OK;
+    const double t_start = b->timing ? dpa_cuda_now_s() : 0;
+    dist_timing tm;
+    memset(&tm, 0, sizeof tm);
     const int64_t W = planes->words;
     const size_t half = b->chunk_bytes / 2 > ((size_t)1 << 20) ? b->chunk_bytes / 2 : (size_t)1 << 20;
+    const size_t cb = half / 2; /* one of the two count buffers */
     const int popc = force_popc() || d->info.cc_major < 8;
-    int64_t njobs = 0, done = 0;
+    int64_t njobs = 0, done = 0, ngroups = 0;
+    group *groups = NULL;
+    cudaEvent_t evk[2] = { NULL, NULL }, evd[2] = { NULL, NULL };
+    cudaEvent_t *tev = NULL; /* timing: per group kernel start, kernel end, copy start, copy end */
+    const int parts = dpa_cuda_team_parts(d);
     job *jobs = make_jobs(tiles, ntiles, layout->upper, &njobs);
     if (!jobs) return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "dpa_cuda distance: out of host memory");
     DPA_CUDA_TRY(err, cudaSetDevice(d->cuda_id));
-    for (int64_t j0 = 0, j1; j0 < njobs; j0 = j1) {
-        int32_t lo, hi;
-        int64_t ncounts;
-        plan_group(jobs, njobs, j0, half, &j1, &lo, &hi, &ncounts);
-        const int64_t span = hi - lo, ng = j1 - j0; /* ng < 2^31: each job's counts fit half */
-        if ((size_t)span * 3 * 8 * 8 > half) {
-            status = dpa_cuda_fail_msg(err, DPA_ERR_LIMIT, "dpa_cuda distance: one job's samples "
-                                       "do not fit the device budget (DPACCEL_CUDA_CHUNK_BYTES)");
+    if (njobs == 0) goto cleanup;
+
+    /* resident planes: all of the call's samples, every variant */
+    {
+        const size_t all = (size_t)planes->count * 3 * (size_t)W * 8;
+        const int from_bed = planes->bed != NULL && planes->bits == NULL;
+        size_t rb = half;
+        if ((from_bed || !getenv("DPACCEL_CUDA_CHUNK_BYTES")) && d->info.total_memory / 8 > rb)
+            rb = (size_t)(d->info.total_memory / 8);
+        const int resident = (from_bed || allow_resident()) && all <= rb && W <= MAX_CHUNK_WORDS;
+        if (from_bed && !resident) {
+            status = dpa_cuda_fail_msg(err, DPA_ERR_LIMIT, "dpa_cuda distance: the bit planes of "
+                                       "the call's samples do not fit an eighth of the device's memory");
             goto cleanup;
         }
-        /* variant chunk: as many 64-bit words per plane as the budget holds, a multiple of 8 */
-        int64_t V = (int64_t)(half / ((size_t)span * 3 * 8)) / 8 * 8;
-        if (V > W) V = W;
-        if (V > MAX_CHUNK_WORDS) V = MAX_CHUNK_WORDS;
-        const size_t jobs_bytes = align_up(sizeof(dpa_dist_gjob) * (size_t)ng);
-        const size_t planes_bytes = align_up((size_t)span * 3 * (size_t)V * 8);
-        const size_t counts_bytes = (size_t)ncounts * 4;
-        status = dpa_cuda_slot_reserve(s, jobs_bytes + planes_bytes + counts_bytes,
-                                       jobs_bytes + counts_bytes, err);
+        const size_t bed_bytes = from_bed ? align_up((size_t)planes->num_variants * (size_t)planes->row_bytes) : 0;
+        const size_t map_bytes = from_bed ? align_up((size_t)W * 64 * sizeof(int64_t)) : 0;
+
+        /* plan every group first: buffer sizes are the largest group's */
+        groups = (group *)malloc(sizeof *groups * (size_t)njobs);
+        if (!groups) {
+            status = dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "dpa_cuda distance: out of host memory");
+            goto cleanup;
+        }
+        size_t max_counts = 0, max_planes = resident ? all : 0;
+        for (int64_t j0 = 0; j0 < njobs; j0 = groups[ngroups++].j1) {
+            group *g = &groups[ngroups];
+            plan_group(jobs, njobs, j0, cb, resident ? SIZE_MAX : half, g);
+            const int64_t span = g->hi - g->lo;
+            if ((size_t)g->ncounts * 4 > max_counts) max_counts = (size_t)g->ncounts * 4;
+            if (resident) continue;
+            if ((size_t)span * 3 * 8 * 8 > half) {
+                status = dpa_cuda_fail_msg(err, DPA_ERR_LIMIT, "dpa_cuda distance: one job's samples "
+                                           "do not fit the device budget (DPACCEL_CUDA_CHUNK_BYTES)");
+                goto cleanup;
+            }
+            /* variant chunk: as many 64-bit words per plane as the budget holds, a multiple of 8 */
+            int64_t V = (int64_t)(half / ((size_t)span * 3 * 8)) / 8 * 8;
+            if (V > W) V = W;
+            if (V > MAX_CHUNK_WORDS) V = MAX_CHUNK_WORDS;
+            g->V = V;
+            if ((size_t)span * 3 * (size_t)V * 8 > max_planes) max_planes = (size_t)span * 3 * (size_t)V * 8;
+        }
+        const size_t jobs_bytes = align_up(sizeof(dpa_dist_gjob) * (size_t)njobs);
+        const size_t planes_bytes = align_up(max_planes);
+        const size_t counts_bytes = align_up(max_counts);
+        status = dpa_cuda_slot_reserve(s, jobs_bytes + planes_bytes + 2 * counts_bytes + map_bytes + bed_bytes,
+                                       jobs_bytes + 2 * counts_bytes, err);
         if (status != DPA_OK) goto cleanup;
         uint8_t *dbase = (uint8_t *)s->dbuf, *hbase = (uint8_t *)s->hbuf;
         dpa_dist_gjob *hj = (dpa_dist_gjob *)hbase;
-        const uint32_t *hc = (const uint32_t *)(hbase + jobs_bytes);
-        int64_t off = 0;
-        for (int64_t j = j0; j < j1; j++) {
-            const job *x = &jobs[j];
-            hj[j - j0] = (dpa_dist_gjob){ x->r0 - lo, x->c0 - lo, x->nr, x->nc, off };
-            off += (int64_t)x->nr * x->nc * 7;
-        }
+        uint32_t *hc[2] = { (uint32_t *)(hbase + jobs_bytes),
+                            (uint32_t *)(hbase + jobs_bytes + counts_bytes) };
         const dpa_dist_gjob *dj = (const dpa_dist_gjob *)dbase;
         uint32_t *dp = (uint32_t *)(dbase + jobs_bytes);
-        uint32_t *dc = (uint32_t *)(dbase + jobs_bytes + planes_bytes);
-        DPA_CUDA_TRY(err, cudaMemcpyAsync(dbase, hj, sizeof *hj * (size_t)ng,
-                                          cudaMemcpyHostToDevice, s->stream));
-        /* W = 0 (no variant used): one pass over no words writes zero counts */
-        for (int64_t w0 = 0; w0 == 0 || w0 < W; w0 += V) {
-            const int64_t v = W - w0 < V ? W - w0 : V;
-            if (v > 0) {
-                const uint64_t *src = planes->bits + (size_t)(lo - planes->first) * 3 * (size_t)W + w0;
-                DPA_CUDA_TRY(err, cudaMemcpy2DAsync(dp, (size_t)v * 8, src, (size_t)W * 8,
-                                                    (size_t)v * 8, (size_t)span * 3,
-                                                    cudaMemcpyHostToDevice, s->stream));
+        uint32_t *dc[2] = { (uint32_t *)(dbase + jobs_bytes + planes_bytes),
+                            (uint32_t *)(dbase + jobs_bytes + planes_bytes + counts_bytes) };
+        cudaStream_t ks = s->stream, cs = s->naux > 0 ? s->aux[0] : s->stream;
+
+        /* every group's jobs, relative to its plane base and count buffer, in one copy */
+        for (int64_t gi = 0; gi < ngroups; gi++) {
+            const group *g = &groups[gi];
+            const int32_t base = resident ? planes->first : g->lo;
+            int64_t off = 0;
+            for (int64_t j = g->j0; j < g->j1; j++) {
+                const job *x = &jobs[j];
+                hj[j] = (dpa_dist_gjob){ x->r0 - base, x->c0 - base, x->nr, x->nc, off };
+                off += (int64_t)x->nr * x->nc * 7;
             }
-            DPA_CUDA_TRY(err, dpa_dist_launch(dj, (int32_t)ng, dp, 2 * v, dc, w0 > 0, popc,
-                                              s->stream));
-            if (v == 0) break;
         }
-        DPA_CUDA_TRY(err, cudaMemcpyAsync((void *)hc, dc, counts_bytes, cudaMemcpyDeviceToHost,
-                                          s->stream));
-        DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
-        /* each job row's kept pairs are contiguous in both layouts */
-        for (int64_t j = j0; j < j1; j++) {
-            const job *x = &jobs[j];
-            const uint32_t *src = hc + hj[j - j0].out;
-            for (int32_t r = x->r0; r < x->r0 + x->nr; r++) {
-                int32_t cs = x->c0;
-                if (layout->upper && cs <= r) cs = r + 1;
-                const int32_t ce = x->c0 + x->nc;
-                if (cs >= ce) continue;
-                memcpy(out + 7 * out_pos(layout, r, cs),
-                       src + ((int64_t)(r - x->r0) * x->nc + (cs - x->c0)) * 7,
-                       sizeof *out * 7 * (size_t)(ce - cs));
-                done += ce - cs;
+        for (int k = 0; k < 2; k++) {
+            DPA_CUDA_TRY(err, cudaEventCreateWithFlags(&evk[k], cudaEventDisableTiming));
+            DPA_CUDA_TRY(err, cudaEventCreateWithFlags(&evd[k], cudaEventDisableTiming));
+        }
+        if (b->timing) {
+            tev = (cudaEvent_t *)calloc((size_t)ngroups * 4, sizeof *tev);
+            if (!tev) {
+                status = dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "dpa_cuda distance: out of host memory");
+                goto cleanup;
             }
+            for (int64_t k = 0; k < ngroups * 4; k++) DPA_CUDA_TRY(err, cudaEventCreate(&tev[k]));
+        }
+        DPA_CUDA_TRY(err, cudaMemcpyAsync((void *)dj, hj, sizeof *hj * (size_t)njobs,
+                                          cudaMemcpyHostToDevice, ks));
+        if (b->timing) tm.prep = dpa_cuda_now_s() - t_start;
+        if (from_bed && W > 0) {
+            const double t0 = b->timing ? dpa_cuda_now_s() : 0;
+            int64_t *hmap = (int64_t *)dpa_cuda_slot_scratch(s, map_bytes);
+            if (!hmap) {
+                status = dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "dpa_cuda distance: out of host memory");
+                goto cleanup;
+            }
+            int64_t u = 0;
+            for (int64_t v = 0; v < planes->num_variants; v++)
+                if (!planes->variant_use || planes->variant_use[v]) hmap[u++] = v;
+            for (; u < W * 64; u++) hmap[u] = -1;
+            uint8_t *dmap = dbase + jobs_bytes + planes_bytes + 2 * counts_bytes;
+            uint8_t *dbed = dmap + map_bytes;
+            DPA_CUDA_TRY(err, cudaMemcpyAsync(dmap, hmap, (size_t)W * 64 * sizeof *hmap,
+                                              cudaMemcpyHostToDevice, ks));
+            DPA_CUDA_TRY(err, cudaMemcpyAsync(dbed, planes->bed, (size_t)planes->num_variants * (size_t)planes->row_bytes,
+                                              cudaMemcpyHostToDevice, ks));
+            DPA_CUDA_TRY(err, dpa_dist_planes_launch(dbed, planes->row_bytes, (const int64_t *)dmap,
+                                                     planes->first, planes->count, W, (uint64_t *)dp, ks));
+            /* the scratch map is host memory the copy reads: keep it until the copy is done */
+            DPA_CUDA_TRY(err, cudaStreamSynchronize(ks));
+            if (b->timing) tm.planes_in = dpa_cuda_now_s() - t0;
+        } else if (resident && W > 0) {
+            const double t0 = b->timing ? dpa_cuda_now_s() : 0;
+            /* pageable source: the copy returns when the bytes left the caller's buffer */
+            DPA_CUDA_TRY(err, cudaMemcpyAsync(dp, planes->bits, (size_t)planes->count * 3 * (size_t)W * 8,
+                                              cudaMemcpyHostToDevice, ks));
+            if (b->timing) {
+                DPA_CUDA_TRY(err, cudaStreamSynchronize(ks));
+                tm.planes_in = dpa_cuda_now_s() - t0;
+            }
+        }
+        scatter_job S;
+        memset(&S, 0, sizeof S);
+        S.jobs = jobs, S.layout = layout, S.out = out;
+        for (int64_t gi = 0; gi <= ngroups; gi++) {
+            if (gi < ngroups) { /* enqueue group gi */
+                const group *g = &groups[gi];
+                const int k = (int)(gi & 1);
+                const int32_t ng = (int32_t)(g->j1 - g->j0); /* < 2^31: each job's counts fit cb */
+                if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(tev[gi * 4 + 0], ks));
+                if (resident) {
+                    DPA_CUDA_TRY(err, dpa_dist_launch(dj + g->j0, ng, dp, 2 * W, dc[k], 0, popc, ks));
+                } else {
+                    const int64_t span = g->hi - g->lo, V = g->V;
+                    /* W = 0 (no variant used): one pass over no words writes zero counts */
+                    for (int64_t w0 = 0; w0 == 0 || w0 < W; w0 += V) {
+                        const int64_t v = W - w0 < V ? W - w0 : V;
+                        if (v > 0) {
+                            const uint64_t *src = planes->bits + (size_t)(g->lo - planes->first) * 3 * (size_t)W + w0;
+                            DPA_CUDA_TRY(err, cudaMemcpy2DAsync(dp, (size_t)v * 8, src, (size_t)W * 8,
+                                                                (size_t)v * 8, (size_t)span * 3,
+                                                                cudaMemcpyHostToDevice, ks));
+                        }
+                        DPA_CUDA_TRY(err, dpa_dist_launch(dj + g->j0, ng, dp, 2 * v, dc[k], w0 > 0,
+                                                          popc, ks));
+                        if (v == 0) break;
+                    }
+                }
+                if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(tev[gi * 4 + 1], ks));
+                DPA_CUDA_TRY(err, cudaEventRecord(evk[k], ks));
+                DPA_CUDA_TRY(err, cudaStreamWaitEvent(cs, evk[k], 0));
+                if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(tev[gi * 4 + 2], cs));
+                DPA_CUDA_TRY(err, cudaMemcpyAsync(hc[k], dc[k], (size_t)g->ncounts * 4,
+                                                  cudaMemcpyDeviceToHost, cs));
+                if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(tev[gi * 4 + 3], cs));
+                DPA_CUDA_TRY(err, cudaEventRecord(evd[k], cs));
+            }
+            if (gi > 0) { /* scatter group gi - 1 while the GPU runs gi */
+                const group *g = &groups[gi - 1];
+                const int k = (int)((gi - 1) & 1);
+                const double t0 = b->timing ? dpa_cuda_now_s() : 0;
+                DPA_CUDA_TRY(err, cudaEventSynchronize(evd[k]));
+                const double t1 = b->timing ? dpa_cuda_now_s() : 0;
+                S.hj = hj, S.j0 = g->j0, S.j1 = g->j1, S.hc = hc[k];
+                const int np = parts < g->j1 - g->j0 ? parts : (int)(g->j1 - g->j0);
+                dpa_cuda_team_run(d, scatter_part, &S, np);
+                for (int p = 0; p < np; p++) done += S.done[p];
+                if (b->timing) {
+                    tm.wait += t1 - t0;
+                    tm.scatter += dpa_cuda_now_s() - t1;
+                }
+            }
+        }
+        if (b->timing) {
+            for (int64_t gi = 0; gi < ngroups; gi++) {
+                float a = 0, c = 0;
+                DPA_CUDA_TRY(err, cudaEventElapsedTime(&a, tev[gi * 4 + 0], tev[gi * 4 + 1]));
+                DPA_CUDA_TRY(err, cudaEventElapsedTime(&c, tev[gi * 4 + 2], tev[gi * 4 + 3]));
+                tm.kernel_ms += a, tm.d2h_ms += c;
+            }
+            tm.total = dpa_cuda_now_s() - t_start;
+            int64_t computed = 0; /* pairs the kernel computes, dropped ones included */
+            for (int64_t j = 0; j < njobs; j++) computed += (int64_t)jobs[j].nr * jobs[j].nc;
+            dpa_cuda_log(b, DPA_LOG_DEBUG,
+                         "dpa_cuda distance: %lld tiles, %lld jobs in %lld groups, %lld pairs "
+                         "(%lld computed), %lld words per plane, %s kernel, planes %s; host prep "
+                         "%.1f ms, planes in %.1f ms, kernels %.1f ms (%.1f T pair-SNPs/s "
+                         "computed), counts out %.1f ms (%.1f GB/s), host wait %.1f ms, scatter "
+                         "%.1f ms on %d threads, total %.1f ms%s",
+                         (long long)ntiles, (long long)njobs, (long long)ngroups, (long long)done,
+                         (long long)computed, (long long)W, popc ? "popc" : "mma b1",
+                         resident ? "resident" : "chunked", 1e3 * tm.prep, 1e3 * tm.planes_in,
+                         tm.kernel_ms,
+                         tm.kernel_ms > 0 ? (double)computed * 64.0 * (double)W / (tm.kernel_ms * 1e-3) / 1e12 : 0.0,
+                         tm.d2h_ms,
+                         tm.d2h_ms > 0 ? (double)done * 28.0 / (tm.d2h_ms * 1e-3) / 1e9 : 0.0,
+                         1e3 * tm.wait, 1e3 * tm.scatter, parts, 1e3 * tm.total,
+                         from_bed ? " (planes built on the device from the .bed)" : "");
         }
     }
-    *pairs_done = done;
-    if (b->timing)
-        dpa_cuda_log(b, DPA_LOG_DEBUG, "dpa_cuda distance: %lld tiles, %lld jobs, %lld pairs, "
-                     "%lld words per plane, %s kernel", (long long)ntiles, (long long)njobs,
-                     (long long)done, (long long)W, popc ? "popc" : "mma b1");
 cleanup:
+    /* a failure while groups were in flight: let the streams drain before the buffers are
+     * reused by the next call of this slot */
+    if (status != DPA_OK && !(err && err->sticky)) {
+        (void)cudaStreamSynchronize(s->stream);
+        if (s->naux > 0) (void)cudaStreamSynchronize(s->aux[0]);
+        (void)cudaGetLastError();
+    }
+    for (int k = 0; k < 2; k++) {
+        if (evk[k]) cudaEventDestroy(evk[k]);
+        if (evd[k]) cudaEventDestroy(evd[k]);
+    }
+    if (tev) {
+        for (int64_t k = 0; k < ngroups * 4; k++)
+            if (tev[k]) cudaEventDestroy(tev[k]);
+        free(tev);
+    }
+    *pairs_done = done;
+    free(groups);
     free(jobs);
     return status;
 }
