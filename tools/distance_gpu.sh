@@ -47,8 +47,11 @@ rc=0
 if [ "$TESTS" = 1 ]; then
   "$BIN/test_cuda_distance" >"$OUT/test_cuda_distance.log" 2>&1; r=$?; rc=$((rc | r))
   echo "test_cuda_distance rc=$r: $(grep -E '^\[  (PASSED|FAILED)' "$OUT/test_cuda_distance.log" | tr '\n' ' ')"
-  "$BIN/dpaccel_tests" --gtest_filter='*Dist*' >"$OUT/dpaccel_tests_dist.log" 2>&1; r=$?; rc=$((rc | r))
-  echo "dpaccel_tests *Dist* rc=$r: $(grep -E '^\[  (PASSED|FAILED)|SKIPPED \]' "$OUT/dpaccel_tests_dist.log" | sort | uniq -c | tr '\n' ' ')"
+  "$BIN/dpaccel_tests" --gtest_filter='EngineDistGpu*' >"$OUT/engine_dist_gpu.log" 2>&1; r=$?; rc=$((rc | r))
+  echo "dpaccel_tests EngineDistGpu* rc=$r: $(grep -E '^\[  (PASSED|FAILED)|SKIPPED \]' "$OUT/engine_dist_gpu.log" | sort | uniq -c | tr '\n' ' ')"
+  # the CPU suites as CTest runs them (their no-GPU case expects DPACCEL_GPU_DISABLE=1)
+  DPACCEL_GPU_DISABLE=1 "$BIN/dpaccel_tests" --gtest_filter='Distance*' >"$OUT/distance_cpu.log" 2>&1; r=$?; rc=$((rc | r))
+  echo "dpaccel_tests Distance* (GPU disabled) rc=$r: $(grep -E '^\[  (PASSED|FAILED)' "$OUT/distance_cpu.log" | tr '\n' ' ')"
 fi
 run_bench() { # label, cuda lib
   DPACCEL_CUDA_LIB=$2 DPACCEL_TIMING=1 DPACCEL_CUDA_TIMING=1 DPA_BENCH_CHECK=$CHECK \
