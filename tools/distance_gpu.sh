@@ -10,12 +10,12 @@
 # test_cuda_distance, dpaccel_tests):
 #   OUT=out tools/distance_gpu.sh --bin DIR [--base-lib OLD/libdpaccel_cuda.so]
 # Options: --shape "N M" (default "20000 100000"), --reps R (3), --threads T (16),
-# --no-tests, --check K (random pairs checked, 200), --base-lib (an older CUDA library timed
+# --no-tests, --check K (random pairs checked, 200), --label L (log name), --base-lib (an older CUDA library timed
 # first with the same bench binary, for a before/after in one call).
 set -uo pipefail
 OUT=${OUT:-out}
 mkdir -p "$OUT"
-BIN="" BASE="" SHAPE="20000 100000" REPS=3 THREADS=16 TESTS=1 CHECK=200
+BIN="" BASE="" SHAPE="20000 100000" REPS=3 THREADS=16 TESTS=1 CHECK=200 LABEL=new
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) BIN=$2; shift 2 ;;
@@ -25,6 +25,7 @@ while [ $# -gt 0 ]; do
     --threads) THREADS=$2; shift 2 ;;
     --check) CHECK=$2; shift 2 ;;
     --no-tests) TESTS=0; shift ;;
+    --label) LABEL=$2; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -61,5 +62,5 @@ run_bench() { # label, cuda lib
   return $r
 }
 [ -n "$BASE" ] && { run_bench base "$BASE" || rc=1; }
-run_bench new "$BIN/libdpaccel_cuda.so" || rc=1
+run_bench "$LABEL" "$BIN/libdpaccel_cuda.so" || rc=1
 exit $rc

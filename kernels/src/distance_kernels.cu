@@ -48,6 +48,40 @@ __device__ __forceinline__ void load_stage(dist_smem sm, const dpa_dist_gjob &J,
     }
 }
 
+/* The MMA kernel's ring of NSTAGE stages in dynamic shared memory (92 KB: fits every sm_80+
+ * device, 99 KB on sm_86/89): stage kb + 2 is in flight (cp.async) while stage kb is
+ * multiplied, so a stage's global-memory latency hides behind the two before it (with one
+ * stage between two barriers, call 1 of docs/lab/2026-11-28-distance-gpu.md measured 91 T
+ * pair-SNPs/s computed, 11% of the six-product roof). */
+#define NSTAGE 3
+#define MMA_SMEM (NSTAGE * sizeof(dist_smem))
+
+__device__ __forceinline__ void cp_async16(void *smem, const void *gmem)
+{
+    const unsigned sa = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(sa), "l"(gmem));
+}
+
+/* load_stage through cp.async (the caller commits the group); samples past the job's edge
+ * get zeros by plain stores, made visible by the barrier before the stage is read. */
+__device__ __forceinline__ void load_stage_async(dist_smem sm, const dpa_dist_gjob &J,
+                                                 const uint32_t *__restrict__ planes,
+                                                 int64_t words32, int64_t kb)
+{
+    for (int i = threadIdx.x; i < STAGE_VEC; i += NT) {
+        const int q = i & 3, row = i >> 2;
+        const int p = row % 3, smp = (row / 3) % DPA_DIST_GPU_BLOCK, side = row / (3 * DPA_DIST_GPU_BLOCK);
+        const int n = side ? J.nc : J.nr;
+        const int base = side ? J.c0 : J.r0;
+        uint32_t *dst = &sm[side][smp][p][q * 4];
+        if (smp < n)
+            cp_async16(dst, planes + ((int64_t)(base + smp) * 3 + p) * words32 +
+                                kb * DPA_DIST_GPU_KWORDS + q * 4);
+        else
+            *reinterpret_cast<uint4 *>(dst) = make_uint4(0, 0, 0, 0);
+    }
+}
+
 /* Stores one pair's six sums as the seven counts (or adds them, for later variant chunks). */
 __device__ __forceinline__ void store_pair(uint32_t *o, const uint32_t s[6], int accumulate)
 {
@@ -75,7 +109,8 @@ dist_mma_kernel(const dpa_dist_gjob *__restrict__ jobs, const uint32_t *__restri
                 int64_t words32, uint32_t *__restrict__ counts, int accumulate)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    __shared__ __align__(16) dist_smem sm;
+    extern __shared__ __align__(16) uint32_t dist_ring[];
+    dist_smem *ring = reinterpret_cast<dist_smem *>(dist_ring);
     const dpa_dist_gjob J = jobs[blockIdx.x];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int g = lane >> 2, t = lane & 3;
@@ -92,11 +127,23 @@ dist_mma_kernel(const dpa_dist_gjob *__restrict__ jobs, const uint32_t *__restri
     /* warps whose rows or columns are all past the job's edge still load and sync */
     const int live = wr < J.nr && wc < J.nc;
     const int64_t stages = words32 / DPA_DIST_GPU_KWORDS;
+    /* one commit group per stage, empty ones too, so "all but the newest group done" always
+     * means "stage kb is here" */
+#pragma unroll
+    for (int k = 0; k < NSTAGE - 1; k++) {
+        if (k < stages) load_stage_async(ring[k], J, planes, words32, k);
+        asm volatile("cp.async.commit_group;\n" ::);
+    }
     for (int64_t kb = 0; kb < stages; kb++) {
+        asm volatile("cp.async.wait_group %0;\n" ::"n"(NSTAGE - 2));
+        /* stage kb is visible to all; every thread is done with stage kb - 1, whose buffer
+         * the load below refills */
         __syncthreads();
-        load_stage(sm, J, planes, words32, kb);
-        __syncthreads();
+        if (kb + NSTAGE - 1 < stages)
+            load_stage_async(ring[(kb + NSTAGE - 1) % NSTAGE], J, planes, words32, kb + NSTAGE - 1);
+        asm volatile("cp.async.commit_group;\n" ::);
         if (!live) continue;
+        uint32_t(*sm)[DPA_DIST_GPU_BLOCK][3][PAD] = ring[kb % NSTAGE];
 #pragma unroll
         for (int kw = 0; kw < DPA_DIST_GPU_KWORDS; kw += 8) {
 #pragma unroll
@@ -258,7 +305,12 @@ cudaError_t dpa_dist_launch(const dpa_dist_gjob *jobs, int32_t njobs, const uint
     if (njobs <= 0) return cudaSuccess;
     if (popc)
         dist_popc_kernel<<<njobs, NT, 0, stream>>>(jobs, planes, words32, counts, accumulate);
-    else
-        dist_mma_kernel<<<njobs, NT, 0, stream>>>(jobs, planes, words32, counts, accumulate);
+    else {
+        /* over 48 KB of dynamic shared memory needs the opt-in (per device, cheap to repeat) */
+        const cudaError_t e = cudaFuncSetAttribute(dist_mma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                   (int)MMA_SMEM);
+        if (e != cudaSuccess) return e;
+        dist_mma_kernel<<<njobs, NT, MMA_SMEM, stream>>>(jobs, planes, words32, counts, accumulate);
+    }
     return cudaGetLastError();
 }
