@@ -8,8 +8,8 @@
  * On the device the planes of samples [lo, hi) of one group are stored as 32-bit words:
  * sample s (relative to lo), plane p (0 homA1, 1 homA2, 2 het) at (s*3 + p) * words32, where
  * words32 = 2 x the variant chunk's 64-bit words (a multiple of 16). A job is one block of at
- * most 64 rows x 64 columns; its counts are nr x nc x 7 uint32 at counts + out, row-major,
- * the seven counts in dpaccel.h's order.
+ * most 64 rows x 64 columns; pair (r, c) of it has its 7 uint32 at counts + out + (r * ld + c)
+ * * 7, the seven counts in dpaccel.h's order (ld > nc: the jobs of one row band share rows).
  */
 #ifndef DPA_CUDA_DISTANCE_H
 #define DPA_CUDA_DISTANCE_H
@@ -27,6 +27,7 @@ typedef struct dpa_dist_gjob {
     int32_t r0, c0;  /* first row and column, relative to the group's first sample */
     int32_t nr, nc;  /* 1..64 each */
     int64_t out;     /* first count of the job in the counts buffer */
+    int64_t ld;      /* pairs from one row of the job to the next in the counts buffer */
 } dpa_dist_gjob;
 
 #ifdef __cplusplus

@@ -197,7 +197,7 @@ dist_mma_kernel(const dpa_dist_gjob *__restrict__ jobs, const uint32_t *__restri
                 uint32_t s[6];
 #pragma unroll
                 for (int k = 0; k < 6; k++) s[k] = (uint32_t)acc[mt][nt][k][e];
-                store_pair(counts + J.out + ((int64_t)r * J.nc + c) * 7, s, accumulate);
+                store_pair(counts + J.out + ((int64_t)r * J.ld + c) * 7, s, accumulate);
             }
 #else
     (void)jobs, (void)planes, (void)words32, (void)counts, (void)accumulate;
@@ -253,7 +253,7 @@ dist_popc_kernel(const dpa_dist_gjob *__restrict__ jobs, const uint32_t *__restr
         for (int j = 0; j < 4; j++) {
             const int r = r0 + i, c = c0 + j;
             if (r >= J.nr || c >= J.nc) continue;
-            store_pair(counts + J.out + ((int64_t)r * J.nc + c) * 7, acc[i][j], accumulate);
+            store_pair(counts + J.out + ((int64_t)r * J.ld + c) * 7, acc[i][j], accumulate);
         }
 }
 
