@@ -105,6 +105,13 @@ typedef struct dpa_cuda_dist_planes {
     const uint64_t *bits;
     int32_t first, count;
     int64_t words;
+    /* bed != NULL (bits then NULL): the device builds the planes itself from the caller's
+     * .bed rows (row_bytes each, num_variants of them; variant_use as in dpa_genotype_batch,
+     * NULL = all; words as dpa_dist_words(variants used)), so the host neither builds nor
+     * copies them (docs/distance.md, "CUDA"). */
+    const uint8_t *bed;
+    int64_t row_bytes, num_variants;
+    const uint8_t *variant_use;
 } dpa_cuda_dist_planes;
 
 /* One tile of pairs: rows [r0, r1) x columns [c0, c1), sample indices of the batch. */

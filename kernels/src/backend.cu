@@ -304,7 +304,7 @@ static dpa_status be_distance(dpa_cuda_backend *b, int32_t device,
     dpa_cuda_slot *s = NULL;
     /* planes of no used variant (words = 0) may have no bits at all */
     if (!b || !planes || !layout || !pairs_done ||
-        (ntiles > 0 && (!tiles || !out || (!planes->bits && planes->words > 0)))) {
+        (ntiles > 0 && (!tiles || !out || (!planes->bits && !planes->bed && planes->words > 0)))) {
         put_err(err, err_len, "dpa_cuda distance: NULL argument");
         return DPA_ERR_NULL_ARG;
     }

@@ -8,8 +8,8 @@
  * On the device the planes of samples [lo, hi) of one group are stored as 32-bit words:
  * sample s (relative to lo), plane p (0 homA1, 1 homA2, 2 het) at (s*3 + p) * words32, where
  * words32 = 2 x the variant chunk's 64-bit words (a multiple of 16). A job is one block of at
- * most 64 rows x 64 columns; its counts are nr x nc x 7 uint32 at counts + out, row-major,
- * the seven counts in dpaccel.h's order.
+ * most 64 rows x 64 columns; pair (r, c) of it has its 7 uint32 at counts + out + (r * ld + c)
+ * * 7, the seven counts in dpaccel.h's order (ld > nc: the jobs of one row band share rows).
  */
 #ifndef DPA_CUDA_DISTANCE_H
 #define DPA_CUDA_DISTANCE_H
@@ -27,6 +27,7 @@ typedef struct dpa_dist_gjob {
     int32_t r0, c0;  /* first row and column, relative to the group's first sample */
     int32_t nr, nc;  /* 1..64 each */
     int64_t out;     /* first count of the job in the counts buffer */
+    int64_t ld;      /* pairs from one row of the job to the next in the counts buffer */
 } dpa_dist_gjob;
 
 #ifdef __cplusplus
@@ -40,6 +41,13 @@ extern "C" {
 cudaError_t dpa_dist_launch(const dpa_dist_gjob *jobs, int32_t njobs, const uint32_t *planes,
                             int64_t words32, uint32_t *counts, int accumulate, int popc,
                             cudaStream_t stream);
+
+/* distance_kernels.cu: planes of samples [first, first + count) from the .bed rows on the
+ * device, in the host planes' layout (uint64: sample s, plane p, word w at (s*3 + p) * words
+ * + w); vmap[w * 64 + k] = the .bed row of used variant w * 64 + k, -1 for padding. */
+cudaError_t dpa_dist_planes_launch(const uint8_t *bed, int64_t row_bytes, const int64_t *vmap,
+                                   int32_t first, int32_t count, int64_t words, uint64_t *planes,
+                                   cudaStream_t stream);
 
 /* distance_launch.cu: the distance entry's work on one slot of one device. */
 dpa_status dpa_cuda_distance_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,

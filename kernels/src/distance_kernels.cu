@@ -48,6 +48,40 @@ __device__ __forceinline__ void load_stage(dist_smem sm, const dpa_dist_gjob &J,
     }
 }
 
+/* The MMA kernel's ring of NSTAGE stages in dynamic shared memory (92 KB: fits every sm_80+
+ * device, 99 KB on sm_86/89): stage kb + 2 is in flight (cp.async) while stage kb is
+ * multiplied, so a stage's global-memory latency hides behind the two before it (with one
+ * stage between two barriers, call 1 of docs/lab/2026-11-28-distance-gpu.md measured 91 T
+ * pair-SNPs/s computed, 11% of the six-product roof). */
+#define NSTAGE 3
+#define MMA_SMEM (NSTAGE * sizeof(dist_smem))
+
+__device__ __forceinline__ void cp_async16(void *smem, const void *gmem)
+{
+    const unsigned sa = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(sa), "l"(gmem));
+}
+
+/* load_stage through cp.async (the caller commits the group); samples past the job's edge
+ * get zeros by plain stores, made visible by the barrier before the stage is read. */
+__device__ __forceinline__ void load_stage_async(dist_smem sm, const dpa_dist_gjob &J,
+                                                 const uint32_t *__restrict__ planes,
+                                                 int64_t words32, int64_t kb)
+{
+    for (int i = threadIdx.x; i < STAGE_VEC; i += NT) {
+        const int q = i & 3, row = i >> 2;
+        const int p = row % 3, smp = (row / 3) % DPA_DIST_GPU_BLOCK, side = row / (3 * DPA_DIST_GPU_BLOCK);
+        const int n = side ? J.nc : J.nr;
+        const int base = side ? J.c0 : J.r0;
+        uint32_t *dst = &sm[side][smp][p][q * 4];
+        if (smp < n)
+            cp_async16(dst, planes + ((int64_t)(base + smp) * 3 + p) * words32 +
+                                kb * DPA_DIST_GPU_KWORDS + q * 4);
+        else
+            *reinterpret_cast<uint4 *>(dst) = make_uint4(0, 0, 0, 0);
+    }
+}
+
 /* Stores one pair's six sums as the seven counts (or adds them, for later variant chunks). */
 __device__ __forceinline__ void store_pair(uint32_t *o, const uint32_t s[6], int accumulate)
 {
@@ -75,7 +109,8 @@ dist_mma_kernel(const dpa_dist_gjob *__restrict__ jobs, const uint32_t *__restri
                 int64_t words32, uint32_t *__restrict__ counts, int accumulate)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    __shared__ __align__(16) dist_smem sm;
+    extern __shared__ __align__(16) uint32_t dist_ring[];
+    dist_smem *ring = reinterpret_cast<dist_smem *>(dist_ring);
     const dpa_dist_gjob J = jobs[blockIdx.x];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int g = lane >> 2, t = lane & 3;
@@ -92,11 +127,23 @@ dist_mma_kernel(const dpa_dist_gjob *__restrict__ jobs, const uint32_t *__restri
     /* warps whose rows or columns are all past the job's edge still load and sync */
     const int live = wr < J.nr && wc < J.nc;
     const int64_t stages = words32 / DPA_DIST_GPU_KWORDS;
+    /* one commit group per stage, empty ones too, so "all but the newest group done" always
+     * means "stage kb is here" */
+#pragma unroll
+    for (int k = 0; k < NSTAGE - 1; k++) {
+        if (k < stages) load_stage_async(ring[k], J, planes, words32, k);
+        asm volatile("cp.async.commit_group;\n" ::);
+    }
     for (int64_t kb = 0; kb < stages; kb++) {
+        asm volatile("cp.async.wait_group %0;\n" ::"n"(NSTAGE - 2));
+        /* stage kb is visible to all; every thread is done with stage kb - 1, whose buffer
+         * the load below refills */
         __syncthreads();
-        load_stage(sm, J, planes, words32, kb);
-        __syncthreads();
+        if (kb + NSTAGE - 1 < stages)
+            load_stage_async(ring[(kb + NSTAGE - 1) % NSTAGE], J, planes, words32, kb + NSTAGE - 1);
+        asm volatile("cp.async.commit_group;\n" ::);
         if (!live) continue;
+        uint32_t(*sm)[DPA_DIST_GPU_BLOCK][3][PAD] = ring[kb % NSTAGE];
 #pragma unroll
         for (int kw = 0; kw < DPA_DIST_GPU_KWORDS; kw += 8) {
 #pragma unroll
@@ -150,7 +197,7 @@ dist_mma_kernel(const dpa_dist_gjob *__restrict__ jobs, const uint32_t *__restri
                 uint32_t s[6];
 #pragma unroll
                 for (int k = 0; k < 6; k++) s[k] = (uint32_t)acc[mt][nt][k][e];
-                store_pair(counts + J.out + ((int64_t)r * J.nc + c) * 7, s, accumulate);
+                store_pair(counts + J.out + ((int64_t)r * J.ld + c) * 7, s, accumulate);
             }
 #else
     (void)jobs, (void)planes, (void)words32, (void)counts, (void)accumulate;
@@ -206,8 +253,49 @@ dist_popc_kernel(const dpa_dist_gjob *__restrict__ jobs, const uint32_t *__restr
         for (int j = 0; j < 4; j++) {
             const int r = r0 + i, c = c0 + j;
             if (r >= J.nr || c >= J.nc) continue;
-            store_pair(counts + J.out + ((int64_t)r * J.nc + c) * 7, acc[i][j], accumulate);
+            store_pair(counts + J.out + ((int64_t)r * J.ld + c) * 7, acc[i][j], accumulate);
         }
+}
+
+/* The planes from the .bed: thread = one sample of the planes, blockIdx.y (striding) = one
+ * 64-bit word, i.e. the 64 used variants vmap[w * 64 ..] (-1 past the last: zero padding).
+ * The four threads of one .bed byte read it together (one sector per variant row for a warp);
+ * each thread writes its three words. Bit b of word w is used variant w * 64 + b, the host
+ * planes' layout, so both give the same counts (the kernels only need every sample's planes
+ * built alike). */
+__global__ void __launch_bounds__(128)
+dist_planes_kernel(const uint8_t *__restrict__ bed, int64_t row_bytes,
+                   const int64_t *__restrict__ vmap, int32_t first, int32_t count, int64_t words,
+                   uint64_t *__restrict__ planes)
+{
+    const int32_t s = blockIdx.x * blockDim.x + threadIdx.x;
+    if (s >= count) return;
+    const int64_t col = (first + s) >> 2;
+    const int sh = 2 * ((first + s) & 3);
+    for (int64_t w = blockIdx.y; w < words; w += gridDim.y) {
+        uint64_t a = 0, b = 0, h = 0;
+#pragma unroll 8
+        for (int k = 0; k < 64; k++) {
+            const int64_t v = vmap[w * 64 + k];
+            if (v < 0) break; /* padding: only at the end */
+            const unsigned c = (__ldg(bed + v * row_bytes + col) >> sh) & 3u;
+            a |= (uint64_t)(c == 0u) << k;
+            b |= (uint64_t)(c == 3u) << k;
+            h |= (uint64_t)(c == 2u) << k;
+        }
+        uint64_t *o = planes + (int64_t)s * 3 * words + w;
+        o[0] = a, o[words] = b, o[2 * words] = h;
+    }
+}
+
+cudaError_t dpa_dist_planes_launch(const uint8_t *bed, int64_t row_bytes, const int64_t *vmap,
+                                   int32_t first, int32_t count, int64_t words, uint64_t *planes,
+                                   cudaStream_t stream)
+{
+    if (count <= 0 || words <= 0) return cudaSuccess;
+    const dim3 grid((unsigned)((count + 127) / 128), (unsigned)(words < 65535 ? words : 65535));
+    dist_planes_kernel<<<grid, 128, 0, stream>>>(bed, row_bytes, vmap, first, count, words, planes);
+    return cudaGetLastError();
 }
 
 cudaError_t dpa_dist_launch(const dpa_dist_gjob *jobs, int32_t njobs, const uint32_t *planes,
@@ -217,7 +305,12 @@ cudaError_t dpa_dist_launch(const dpa_dist_gjob *jobs, int32_t njobs, const uint
     if (njobs <= 0) return cudaSuccess;
     if (popc)
         dist_popc_kernel<<<njobs, NT, 0, stream>>>(jobs, planes, words32, counts, accumulate);
-    else
-        dist_mma_kernel<<<njobs, NT, 0, stream>>>(jobs, planes, words32, counts, accumulate);
+    else {
+        /* over 48 KB of dynamic shared memory needs the opt-in (per device, cheap to repeat) */
+        const cudaError_t e = cudaFuncSetAttribute(dist_mma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                   (int)MMA_SMEM);
+        if (e != cudaSuccess) return e;
+        dist_mma_kernel<<<njobs, NT, MMA_SMEM, stream>>>(jobs, planes, words32, counts, accumulate);
+    }
     return cudaGetLastError();
 }

@@ -70,6 +70,14 @@ struct Planes {
     }
     ~Planes() { dpa_dist_planes_free(&p); }
     dpa_cuda_dist_planes view() const { return { p.bits, p.first, p.count, p.words }; }
+    // No host planes: the device builds them from the .bed (what a GPU-only engine call
+    // passes), for samples [first, first + count).
+    static dpa_cuda_dist_planes from_bed(const dpa_genotype_batch &b, int64_t used, int32_t first,
+                                         int32_t count)
+    {
+        return { nullptr, first, count, dpa_dist_words(used), b.genotypes, b.row_bytes,
+                 b.num_variants, b.variant_use };
+    }
 };
 
 using Counts = std::array<uint32_t, 7>;
@@ -119,12 +127,14 @@ Case rect(int32_t r0, int32_t r1, int32_t c0, int32_t c1, int32_t t)
 // Runs the case on device 0 and compares every slot with the scalar square (and a sample of
 // pairs with the .bed-code reference); returns the mismatches (the first few reported).
 int64_t check(Backend &bk, const Bed &bed, const Planes &pl, const std::vector<uint32_t> &sq,
-              const Case &k, const char *what, std::mt19937_64 &rng)
+              const Case &k, const char *what, std::mt19937_64 &rng, bool from_bed = false,
+              int32_t first = 0)
 {
     std::vector<uint32_t> out((size_t)k.pairs * 7, 0xdeadbeefu);
     int64_t done = -1;
     char err[512] = "";
-    const dpa_cuda_dist_planes pv = pl.view();
+    const dpa_cuda_dist_planes pv =
+        from_bed ? Planes::from_bed(bed.view(), pl.used, first, bed.n - first) : pl.view();
     const dpa_status st = dpa_cuda_distance_of(bk.ops)->run(
         bk.b, 0, &pv, k.tiles.data(), (int64_t)k.tiles.size(), &k.layout, out.data(), &done, err,
         sizeof err);
@@ -175,6 +185,13 @@ void run_shapes(Backend &bk, std::mt19937_64 &rng, const char *kernel)
             EXPECT_EQ(check(bk, bed, pl, sq, triangle(n, 37), (tag + " triangle, tiles of 37").c_str(), rng), 0);
             const int32_t r0 = n / 3, r1 = n, c0 = 0, c1 = n - n / 4;
             EXPECT_EQ(check(bk, bed, pl, sq, rect(r0, r1, c0, c1, 100), (tag + " rectangle").c_str(), rng), 0);
+            EXPECT_EQ(check(bk, bed, pl, sq, triangle(n, 37), (tag + " triangle, planes from the .bed").c_str(), rng, true), 0);
+            EXPECT_EQ(check(bk, bed, pl, sq, rect(r0, r1, c0, c1, 100), (tag + " rectangle, planes from the .bed").c_str(), rng, true), 0);
+            // planes of samples [f, n) only, f not a multiple of 4 (a .bed byte shared with
+            // samples outside them)
+            const int32_t f = n / 2 | 1;
+            if (f < n)
+                EXPECT_EQ(check(bk, bed, pl, sq, rect(f, n, f, n, 40), (tag + " rectangle, .bed planes from sample " + std::to_string(f)).c_str(), rng, true, f), 0);
         }
 }
 
@@ -238,12 +255,18 @@ TEST(CudaDistance, EdgeShapes)
         ASSERT_EQ(pl.p.words, 0);
         EXPECT_EQ(check(bk, bed, pl, scalar_square(pl, 9), triangle(9, 4), "no variants", rng), 0);
         EXPECT_EQ(check(bk, bed, pl, scalar_square(pl, 9), rect(2, 9, 0, 9, 4), "no variants, rectangle", rng), 0);
+        EXPECT_EQ(check(bk, bed, pl, scalar_square(pl, 9), triangle(9, 4), "no variants, .bed", rng, true), 0);
+    }
+    {
+        const Bed bed = random_bed(rng, 1, 700, 0.05);
+        const Planes pl(bed.view());
+        EXPECT_EQ(check(bk, bed, pl, scalar_square(pl, 1), rect(0, 1, 0, 1, 64), "n=1 self pair, .bed", rng, true), 0);
     }
 }
 
-// A 2 MiB device budget (1 MiB for the counts, 1 MiB for the planes): 300 samples x 20,000
-// variants (~18,000 used, 288 words per plane) go in chunks of 144 words (300 x 3 x 8 bytes
-// per word) and the 44,850 pairs (28 bytes each) in at least two groups.
+// A 2 MiB device budget (two count buffers of 512 KiB, 1 MiB for the planes): 300 samples x
+// 20,000 variants (~18,000 used, 288 words per plane) go in chunks of 144 words (300 x 3 x 8
+// bytes per word) and the 44,850 pairs (28 bytes each) in at least three groups.
 TEST(CudaDistance, SmallBudgetSplitsGroupsAndVariantChunks)
 {
     ScopedEnv budget("DPACCEL_CUDA_CHUNK_BYTES", "2097152");
@@ -261,6 +284,12 @@ TEST(CudaDistance, SmallBudgetSplitsGroupsAndVariantChunks)
     {
         ScopedEnv popc("DPACCEL_DIST_CUDA_POPC", "1");
         EXPECT_EQ(check(bk, bed, pl, sq, triangle(300, 128), "small budget, popc", rng), 0);
+    }
+    // planes from the .bed stay resident whatever the budget; the counts still go in groups
+    EXPECT_EQ(check(bk, bed, pl, sq, triangle(300, 64), "small budget, planes from the .bed", rng, true), 0);
+    {
+        ScopedEnv chunked("DPACCEL_DIST_CUDA_RESIDENT", "0");
+        EXPECT_EQ(check(bk, bed, pl, sq, triangle(300, 64), "small budget, chunked forced", rng), 0);
     }
 }
 

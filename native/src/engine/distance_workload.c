@@ -12,8 +12,13 @@
  * GPU: dist_gpu hands a unit of tiles and the (host) planes to the CUDA library's distance
  * entry (kernels/src/distance_launch.cu), which writes the same counts into the same places;
  * the scheduler splits tiles between GPUs and CPU threads (HYBRID) and recomputes a failed
- * unit on the CPU. The planes are always built on the CPU (the GPU copies them in).
+ * unit on the CPU. When only GPUs run the call (backend GPU), the host builds no planes: each
+ * device builds its own from the caller's .bed rows (distance_launch.cu), and a unit that
+ * falls back to the CPU after a GPU failure builds the host planes then, once, on the thread
+ * that needs them first (slow, but only on that path). Otherwise (CPU, HYBRID, AUTO) the
+ * planes are built on the context's threads before the tiles and the GPUs copy them in.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +45,12 @@ typedef struct dist_job {
     int64_t words;
     dist_tile *tiles;       /* in the scheduler's order */
     dpa_sort_item *keys;
+    /* device_planes: GPU-only call, planes.bits stays NULL until a CPU fallback needs it
+     * (built under planes_mu); the GPUs build theirs from the batch */
+    int device_planes;
+    const dpa_genotype_batch *batch;
+    int64_t used;
+    pthread_mutex_t planes_mu;
 } dist_job;
 
 /* The plane transposition as its own scheduler job: tasks are ranges of PLANE_SAMPLES samples
@@ -173,11 +184,28 @@ static void row_bases(const dist_job *j, int32_t r0, int32_t r1, int64_t *base)
                                 : (int64_t)(r - j->area.row0) * (j->area.col1 - j->area.col0) - j->area.col0;
 }
 
+/* The host planes of a GPU-only call whose unit fell back to the CPU: built once. */
+static dpa_status host_planes(dist_job *j)
+{
+    if (!j->device_planes) return DPA_OK;
+    dpa_status st = DPA_OK;
+    pthread_mutex_lock(&j->planes_mu);
+    if (!j->planes.bits && j->words > 0) {
+        dpa_dist_planes p;
+        st = dpa_dist_planes_build(j->batch, j->used, j->planes.first, j->planes.count, &p);
+        if (st == DPA_OK) j->planes = p;
+    }
+    pthread_mutex_unlock(&j->planes_mu);
+    return st;
+}
+
 static dpa_status dist_cpu(void *arg, int64_t first, int64_t count, int64_t *unused)
 {
     (void)unused;
     dist_job *j = arg;
     int64_t base[MAX_BLOCK];
+    const dpa_status st = host_planes(j);
+    if (st != DPA_OK) return st;
     for (int64_t i = first; i < first + count; i++) {
         const dist_tile *t = &j->tiles[i];
         row_bases(j, t->r0, t->r1, base);
@@ -193,8 +221,19 @@ static dpa_status dist_gpu(void *arg, const void *entry, dpa_cuda_backend *backe
 {
     dist_job *j = arg;
     const dpa_cuda_distance_entry *e = entry;
-    const dpa_cuda_dist_planes planes = { j->planes.bits, j->planes.first, j->planes.count,
-                                          j->planes.words };
+    dpa_cuda_dist_planes planes = { j->planes.bits, j->planes.first, j->planes.count,
+                                    j->planes.words, NULL, 0, 0, NULL };
+    if (j->device_planes) {
+        pthread_mutex_lock(&j->planes_mu); /* a CPU fallback may be building host planes */
+        planes.bits = j->planes.bits;
+        pthread_mutex_unlock(&j->planes_mu);
+        if (!planes.bits) {
+            planes.bed = j->batch->genotypes;
+            planes.row_bytes = j->batch->row_bytes;
+            planes.num_variants = j->batch->num_variants;
+            planes.variant_use = j->batch->variant_use;
+        }
+    }
     const dpa_cuda_dist_layout layout = { j->upper, j->n, j->area.row0, j->area.col0,
                                           j->area.col1 - j->area.col0 };
     /* dist_tile and dpa_cuda_dist_tile are the same four int32 (checked below) */
@@ -309,8 +348,9 @@ DPA_API dpa_status dpa_distance_counts(dpa_context *ctx, const dpa_genotype_batc
         st = dpa_sched_run(ctx, &distance_workload, &job, &call, &res);
         goto done;
     }
-    if (params->backend == DPA_BACKEND_GPU ||
-        (params->backend < 0 && ctx->cfg.backend == DPA_BACKEND_GPU)) {
+    const int gpu_only = params->backend == DPA_BACKEND_GPU ||
+                         (params->backend < 0 && ctx->cfg.backend == DPA_BACKEND_GPU);
+    if (gpu_only) {
         /* a GPU-forced call without a usable GPU fails before the planes are built */
         dpa_sched_call probe = { 0, 0, params->backend, job.kernel.isa };
         if ((st = dpa_sched_run(ctx, &distance_workload, &job, &probe, &res)) != DPA_OK) goto done;
@@ -331,9 +371,16 @@ DPA_API dpa_status dpa_distance_counts(dpa_context *ctx, const dpa_genotype_batc
         job.keys[i].index = i;
         call.total_cost += (int64_t)job.keys[i].key;
     }
-    if ((st = build_planes(ctx, batch, used, lo, hi, params->backend, &job.planes)) != DPA_OK)
+    if (gpu_only) {
+        job.device_planes = 1;
+        job.batch = batch;
+        job.used = used;
+        job.planes.first = lo, job.planes.count = hi - lo, job.planes.words = words;
+        pthread_mutex_init(&job.planes_mu, NULL);
+    } else if ((st = build_planes(ctx, batch, used, lo, hi, params->backend, &job.planes)) != DPA_OK)
         goto done;
     st = dpa_sched_run(ctx, &distance_workload, &job, &call, &res);
+    if (job.device_planes) pthread_mutex_destroy(&job.planes_mu);
 done:
     if (st == DPA_OK && stats) {
         stats->pairs = pairs;
