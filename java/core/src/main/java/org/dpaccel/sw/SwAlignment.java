@@ -1,10 +1,17 @@
 package org.dpaccel.sw;
 
+import java.io.Serializable;
 import java.util.Objects;
 
-/** One result: the CIGAR string and the alignment offset, as GATK's SWNativeAlignerResult. */
-public final class SwAlignment {
+/**
+ * One result: the CIGAR string and the alignment offset, as GATK's SWNativeAlignerResult.
+ * Serializable, so distributed callers (dpaccel-spark) can ship results between JVMs.
+ */
+public final class SwAlignment implements Serializable {
+    private static final long serialVersionUID = 1L;
+    /** The CIGAR string. */
     private final String cigar;
+    /** Where the alignment starts in the reference. */
     private final int alignmentOffset;
 
     /**

@@ -34,10 +34,8 @@ final class PartitionBatches<T, R> implements Iterator<R> {
     private int next;
     private T pending;
 
+    /** {@code maxCells} >= 1: the public entry points check it on the driver, before any task. */
     PartitionBatches(Iterator<T> in, Cells<T> cells, Call<T, R> call, long maxCells) {
-        if (maxCells < 1) {
-            throw new IllegalArgumentException("maxCells = " + maxCells + ": must be at least 1");
-        }
         this.in = in;
         this.cells = cells;
         this.call = call;

@@ -1,12 +1,12 @@
 package org.dpaccel.spark;
 
 import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.spark.api.java.JavaRDD;
 import org.dpaccel.Backend;
 import org.dpaccel.sw.SmithWaterman;
+import org.dpaccel.sw.SwAlignment;
 import org.dpaccel.sw.SwBatch;
 import org.dpaccel.sw.SwOverhang;
 import org.dpaccel.sw.SwParameters;
@@ -15,7 +15,8 @@ import org.dpaccel.sw.SwResults;
 /**
  * GATK Smith-Waterman (docs/sw.md) on the executors: each partition is cut into batches of
  * consecutive (reference, alternate) pairs of up to {@code maxCells} cells, each batch is one
- * library call on the executor's context, and the alignments come back in the input's order.
+ * library call on the executor's context, and the alignments ({@link SwAlignment}, the Java API's
+ * own result type) come back in the input's order.
  */
 public final class SparkSmithWaterman {
     /** Default cells per library call, as for PairHMM. */
@@ -55,53 +56,6 @@ public final class SparkSmithWaterman {
     }
 
     /**
-     * An alignment as the library returns it, serializable for the way back to the driver (a
-     * class, not a record: the javadoc gate asks for comments a record's serialized form cannot
-     * carry).
-     */
-    public static final class Alignment implements Serializable {
-        private static final long serialVersionUID = 1L;
-        /** The CIGAR of the alternate against the reference. */
-        private final String cigar;
-        /** Where the alignment starts on the reference. */
-        private final int alignmentOffset;
-
-        /**
-         * @param cigar the CIGAR of the alternate against the reference
-         * @param alignmentOffset where it starts on the reference
-         */
-        public Alignment(String cigar, int alignmentOffset) {
-            this.cigar = cigar;
-            this.alignmentOffset = alignmentOffset;
-        }
-
-        /** @return the CIGAR of the alternate against the reference */
-        public String cigar() {
-            return cigar;
-        }
-
-        /** @return where the alignment starts on the reference */
-        public int alignmentOffset() {
-            return alignmentOffset;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Alignment a && a.cigar.equals(cigar) && a.alignmentOffset == alignmentOffset;
-        }
-
-        @Override
-        public int hashCode() {
-            return cigar.hashCode() * 31 + alignmentOffset;
-        }
-
-        @Override
-        public String toString() {
-            return cigar + "@" + alignmentOffset;
-        }
-    }
-
-    /**
      * Aligns every pair on the executors' configured backend.
      *
      * @param pairs the pairs
@@ -110,7 +64,7 @@ public final class SparkSmithWaterman {
      * @param overhang what happens to overhanging ends
      * @return one alignment per pair, same order as {@code pairs}
      */
-    public static JavaRDD<Alignment> align(JavaRDD<Pair> pairs, SwParameters parameters, SwOverhang overhang) {
+    public static JavaRDD<SwAlignment> align(JavaRDD<Pair> pairs, SwParameters parameters, SwOverhang overhang) {
         return align(pairs, parameters, overhang, null, DEFAULT_MAX_CELLS);
     }
 
@@ -125,28 +79,24 @@ public final class SparkSmithWaterman {
      * @return one alignment per pair, same order as {@code pairs}
      * @throws IllegalArgumentException if {@code maxCells} is below 1
      */
-    public static JavaRDD<Alignment> align(JavaRDD<Pair> pairs, SwParameters parameters, SwOverhang overhang,
+    public static JavaRDD<SwAlignment> align(JavaRDD<Pair> pairs, SwParameters parameters, SwOverhang overhang,
         Backend backend, long maxCells) {
         if (maxCells < 1) {
             throw new IllegalArgumentException("maxCells = " + maxCells + ": must be at least 1");
         }
         // SwParameters is not Serializable: the closure carries its four scores
         int[] s = {parameters.match(), parameters.mismatch(), parameters.gapOpen(), parameters.gapExtend()};
-        return pairs.mapPartitions(it -> new PartitionBatches<Pair, Alignment>(it,
+        return pairs.mapPartitions(it -> new PartitionBatches<Pair, SwAlignment>(it,
             p -> (long) p.ref.length * p.alt.length, batch -> compute(batch, s, overhang, backend), maxCells), true);
     }
 
-    private static List<Alignment> compute(List<Pair> batch, int[] s, SwOverhang overhang, Backend backend) {
+    private static List<SwAlignment> compute(List<Pair> batch, int[] s, SwOverhang overhang, Backend backend) {
         SwBatch.Builder b = SwBatch.builder();
         for (Pair p : batch) {
             b.add(p.ref, p.alt);
         }
         SwResults r = SmithWaterman.align(ExecutorContext.get(), b.build(), new SwParameters(s[0], s[1], s[2], s[3]),
             overhang, backend);
-        List<Alignment> out = new ArrayList<>(batch.size());
-        for (int i = 0; i < r.size(); i++) {
-            out.add(new Alignment(r.cigar(i), r.alignmentOffset(i)));
-        }
-        return out;
+        return List.of(r.toArray());
     }
 }

@@ -11,6 +11,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.dpaccel.Config;
 import org.dpaccel.DpaContext;
 import org.dpaccel.sw.SmithWaterman;
+import org.dpaccel.sw.SwAlignment;
 import org.dpaccel.sw.SwBatch;
 import org.dpaccel.sw.SwOverhang;
 import org.dpaccel.sw.SwParameters;
@@ -46,10 +47,10 @@ class SparkSmithWatermanTest {
     void handDerivedAlignments() {
         List<SparkSmithWaterman.Pair> pairs = List.of(new SparkSmithWaterman.Pair(b("ACGTACGTAC"), b("ACGTACGTAC")),
             new SparkSmithWaterman.Pair(b("TTTTACGTACGGGG"), b("ACGTAC")));
-        List<SparkSmithWaterman.Alignment> got = SparkSmithWaterman.align(jsc.parallelize(pairs, 2),
+        List<SwAlignment> got = SparkSmithWaterman.align(jsc.parallelize(pairs, 2),
             SwParameters.ORIGINAL_DEFAULT, SwOverhang.SOFTCLIP).collect();
-        assertEquals(new SparkSmithWaterman.Alignment("10M", 0), got.get(0));
-        assertEquals(new SparkSmithWaterman.Alignment("6M", 4), got.get(1));
+        assertEquals(new SwAlignment("10M", 0), got.get(0));
+        assertEquals(new SwAlignment("6M", 4), got.get(1));
     }
 
     @Test
@@ -88,11 +89,11 @@ class SparkSmithWatermanTest {
             want = SmithWaterman.align(ctx, one.build(), SwParameters.READ_TO_HAPLOTYPE, SwOverhang.SOFTCLIP);
         }
         // 20,000 cells per call: many batches per partition
-        List<SparkSmithWaterman.Alignment> got = SparkSmithWaterman.align(jsc.parallelize(pairs, 7),
+        List<SwAlignment> got = SparkSmithWaterman.align(jsc.parallelize(pairs, 7),
             SwParameters.READ_TO_HAPLOTYPE, SwOverhang.SOFTCLIP, null, 20_000).collect();
         assertEquals(pairs.size(), got.size());
         for (int i = 0; i < got.size(); i++) {
-            assertEquals(new SparkSmithWaterman.Alignment(want.cigar(i), want.alignmentOffset(i)), got.get(i),
+            assertEquals(want.get(i), got.get(i),
                 "pair " + i + " (seed " + seed + ")");
         }
     }

@@ -450,6 +450,35 @@ class GatkHaplotypeCallerIT {
         return p;
     }
 
+    /**
+     * The command of one GATK run named {@code name}, up to the tool's own options: java, heap,
+     * the drop-in's stats file when the drop-in is on the class path or an agent, the JVM
+     * options, the class path, {@code Main TOOL -R -I -O --tmp-dir}. Deletes the run's earlier
+     * VCF, log and stats.
+     */
+    static List<String> gatkCommand(String name, boolean dropin, List<String> jvmProps, String tool)
+        throws IOException {
+        Path vcf = work.resolve(name + ".vcf");
+        Path statsFile = work.resolve(name + ".stats");
+        for (Path f : List.of(vcf, work.resolve(name + ".log"), statsFile)) {
+            Files.deleteIfExists(f);
+        }
+        Path tmp = work.resolve("tmp");
+        Files.createDirectories(tmp);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xmx" + System.getProperty("dpaccel.gatk.it.xmx", "3g"));
+        if (dropin || jvmProps.stream().anyMatch(a -> a.startsWith("-javaagent:"))) {
+            cmd.add("-Ddpaccel.gatk.stats=" + statsFile);
+        }
+        cmd.addAll(jvmProps);
+        cmd.add("-cp");
+        cmd.add(dropin ? dropinJar + java.io.File.pathSeparator + gatkClasspath : gatkClasspath);
+        cmd.addAll(List.of("org.broadinstitute.hellbender.Main", tool, "-R", ref.toString(), "-I", bam.toString(),
+            "-O", vcf.toString(), "--tmp-dir", tmp.toString()));
+        return cmd;
+    }
+
     /** Runs HaplotypeCaller once per name (later tests reuse the result). */
     static synchronized Run run(String name, boolean dropin, String impl, List<String> jvmProps) throws Exception {
         return run(name, dropin, impl, jvmProps, List.of(), Map.of());
@@ -464,25 +493,8 @@ class GatkHaplotypeCallerIT {
         }
         Path vcf = work.resolve(name + ".vcf");
         Path err = work.resolve(name + ".log");
-        Path statsFile = work.resolve(name + ".stats");
-        Files.deleteIfExists(statsFile);
-        Files.deleteIfExists(err);
-        Files.deleteIfExists(vcf);
-        Path tmp = work.resolve("tmp");
-        Files.createDirectories(tmp);
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Xmx" + System.getProperty("dpaccel.gatk.it.xmx", "3g"));
-        if (dropin || jvmProps.stream().anyMatch(a -> a.startsWith("-javaagent:"))) {
-            cmd.add("-Ddpaccel.gatk.stats=" + statsFile);
-        }
-        cmd.addAll(jvmProps);
-        cmd.add("-cp");
-        cmd.add(dropin ? dropinJar + java.io.File.pathSeparator + gatkClasspath : gatkClasspath);
-        cmd.addAll(List.of("org.broadinstitute.hellbender.Main", "HaplotypeCaller",
-            "-R", ref.toString(), "-I", bam.toString(), "-O", vcf.toString(),
-            "--pair-hmm-implementation", impl, "--native-pair-hmm-threads", THREADS,
-            "--tmp-dir", tmp.toString()));
+        List<String> cmd = gatkCommand(name, dropin, jvmProps, "HaplotypeCaller");
+        cmd.addAll(List.of("--pair-hmm-implementation", impl, "--native-pair-hmm-threads", THREADS));
         cmd.addAll(gatkArgs);
         String shown = String.join(" ", cmd).replace(gatkClasspath, "<gatk-4.6.2.0 class path>");
         if (!env.isEmpty()) {
@@ -522,28 +534,14 @@ class GatkHaplotypeCallerIT {
         }
         Path vcf = work.resolve(name + ".vcf");
         Path err = work.resolve(name + ".log");
-        Path statsFile = work.resolve(name + ".stats");
-        for (Path f : List.of(vcf, err, statsFile)) {
-            Files.deleteIfExists(f);
-        }
-        Path tmp = work.resolve("tmp");
-        Files.createDirectories(tmp);
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Xmx" + System.getProperty("dpaccel.gatk.it.xmx", "3g"));
+        List<String> opens = new ArrayList<>();
         for (String pkg : List.of("sun.nio.ch", "java.nio", "java.lang", "java.lang.invoke", "java.util",
             "sun.util.calendar")) {
-            cmd.add("--add-opens=java.base/" + pkg + "=ALL-UNNAMED");
+            opens.add("--add-opens=java.base/" + pkg + "=ALL-UNNAMED");
         }
-        if (dropin || !jvmProps.isEmpty()) {
-            cmd.add("-Ddpaccel.gatk.stats=" + statsFile);
-        }
-        cmd.addAll(jvmProps);
-        cmd.add("-cp");
-        cmd.add(dropin ? dropinJar + java.io.File.pathSeparator + gatkClasspath : gatkClasspath);
-        cmd.addAll(List.of("org.broadinstitute.hellbender.Main", "HaplotypeCallerSpark",
-            "-R", ref.toString(), "-I", bam.toString(), "-O", vcf.toString(),
-            "--spark-master", "local[" + THREADS + "]", "--tmp-dir", tmp.toString()));
+        opens.addAll(jvmProps);
+        List<String> cmd = gatkCommand(name, dropin, opens, "HaplotypeCallerSpark");
+        cmd.addAll(List.of("--spark-master", "local[" + THREADS + "]"));
         Files.writeString(work.resolve(name + ".cmd"),
             String.join(" ", cmd).replace(gatkClasspath, "<gatk-4.6.2.0 class path>") + "\n");
         long t0 = System.nanoTime();
