@@ -10,6 +10,15 @@
 /* Rows of the read held in registers per pass over the profile (a stripe). */
 #define DPA_PAPARA_CUDA_ROWS 16
 #define DPA_PAPARA_CUDA_BLOCK 128
+/* The same for the two-profiles-per-thread kernel (papara_pairs_kernel.cu): 32 rows ran
+ * 1.25x the speed of 16 and 1.06x that of 24 on an H200 (118 registers, 4 blocks per SM;
+ * fewer sweeps over the profile and the boundary rows), docs/lab/2026-11-28-session16.md. */
+#define DPA_PAPARA_CUDA_PAIR_ROWS 32
+
+/* One site of a profile pair for papara_pairs_kernel.cu (layout described there). */
+typedef struct __align__(16) dpa_papara_pair_word {
+    uint32_t x, y, z, w;
+} dpa_papara_pair_word;
 
 /* Device arrays of one launch: prof_t is num_sites x np (site-major: consecutive threads
  * read consecutive bytes), reads/offs/lens the launch's reads, bnd 2 x num_sites x
@@ -18,6 +27,17 @@ cudaError_t dpa_cuda_papara_launch(cudaStream_t stream, const uint8_t *prof_t, i
                                    int32_t np, const uint8_t *reads, const int64_t *offs,
                                    const int32_t *lens, int32_t nr, const dpa_papara_params *p,
                                    int32_t *bnd, int32_t *out);
+
+/* The 16-bit kernel: prof is num_sites x ceil(np / 2) pair words (site-major), bnd
+ * 2 x num_sites x (grid x block) x nr words; only for reads with dpa_cuda_papara_fits16. */
+cudaError_t dpa_cuda_papara_pairs_launch(cudaStream_t stream, const dpa_papara_pair_word *prof,
+                                         int64_t num_sites, int32_t np, const uint8_t *reads,
+                                         const int64_t *offs, const int32_t *lens, int32_t nr,
+                                         const dpa_papara_params *p, uint32_t *bnd, int32_t *out);
+
+/* Whether a read of this length runs on the 16-bit kernel under these costs: every cell
+ * within +-30000 and each cost's bytes within int8 (papara_pairs_kernel.cu). */
+int dpa_cuda_papara_fits16(int32_t read_length, const dpa_papara_params *p);
 
 dpa_status dpa_cuda_papara_run(dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
                                const dpa_papara_batch *batch, const dpa_papara_params *params,

@@ -1,12 +1,15 @@
 /*
- * papara_launch.cu — host side of the CUDA PaPaRa scoring: the caller's profile range goes
- * to the device once per call (transposed to site-major), then the reads in chunks that fit
- * the slot's budget: H2D reads -> kernel -> D2H scores, on the slot's stream.
+ * papara_launch.cu — host side of the CUDA PaPaRa scoring. A call's reads go in two passes:
+ * those inside the 16-bit bound (dpa_cuda_papara_fits16) to the two-profiles-per-thread
+ * kernel (papara_pairs_kernel.cu), the rest to the int32 kernel (papara_kernels.cu). Each
+ * pass sends the caller's profile range once in its kernel's layout, then its reads in
+ * chunks that fit the slot's budget: H2D reads -> kernel -> D2H scores, on the slot's
+ * stream; the scores go back to each read's own row of out.
  *
- * Device layout of a call (256-byte aligned regions of the slot's buffer):
- *   prof_t (sites x np) | reads | offs (int64 x k) | lens (int32 x k) | out (k x np) | bnd
- * bnd is 2 x sites x threads int32 (the stripe boundaries, papara_kernels.cu), which bounds
- * the reads per launch k: the whole call fits chunk_bytes unless one read alone does not.
+ * Device layout of a pass (256-byte aligned regions of the slot's buffer):
+ *   profiles | reads | offs (int64 x k) | lens (int32 x k) | out (k x np) | bnd
+ * bnd holds the stripe boundaries (8 bytes per site per thread) and so bounds the reads per
+ * launch k: the whole pass fits chunk_bytes unless one read alone does not.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,50 +18,95 @@
 
 static size_t align_up(size_t x) { return (x + 255) & ~(size_t)255; }
 
-dpa_status dpa_cuda_papara_run(dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
-                               const dpa_papara_batch *batch, const dpa_papara_params *params,
-                               int32_t first_profile, int32_t num_profiles, int32_t first_read,
-                               int32_t num_reads, int32_t *out, dpa_cuda_err *err)
+int dpa_cuda_papara_fits16(int32_t read_length, const dpa_papara_params *p)
+{
+    int64_t m = p->match;
+    if (-(int64_t)p->gap_open > m) m = -(int64_t)p->gap_open;
+    if (-(int64_t)p->gap_extend > m) m = -(int64_t)p->gap_extend;
+    if (-(int64_t)p->match_cgap > m) m = -(int64_t)p->match_cgap;
+    const int64_t lo = (int64_t)p->match + p->match_cgap; /* the smallest and largest byte */
+    return m <= 1000 && m * ((int64_t)read_length + 2) <= 30000 && p->match <= 127 &&
+           p->match_cgap >= -128 && lo >= -128 && lo <= 127;
+}
+
+/* One byte of a pair word: what read base c adds on the diagonal of a site in state s. */
+static uint32_t bonus_byte(uint8_t s, int c, const dpa_papara_params *p)
+{
+    const int32_t v = ((s >> c) & 1 ? p->match : 0) + (s & DPA_PAPARA_CGAP_BIT ? p->match_cgap : 0);
+    return (uint32_t)(uint8_t)(int8_t)v;
+}
+
+/* Profiles [p0, p0 + np) as pair words, site-major; an odd count's last pair repeats its
+ * profile in the unused half (its score is not kept). */
+static void build_pair_words(dpa_papara_pair_word *h, const dpa_papara_batch *b, int32_t p0,
+                             int32_t np, const dpa_papara_params *p)
+{
+    const int64_t S = b->num_sites;
+    const int32_t npair = (np + 1) / 2;
+    for (int32_t t = 0; t < npair; t++) {
+        const uint8_t *s0 = b->profiles + (int64_t)(p0 + 2 * t) * S;
+        const uint8_t *s1 = b->profiles + (int64_t)(p0 + (2 * t + 1 < np ? 2 * t + 1 : 2 * t)) * S;
+        for (int64_t i = 0; i < S; i++) {
+            dpa_papara_pair_word w;
+            w.x = bonus_byte(s0[i], 0, p) | bonus_byte(s1[i], 0, p) << 8 |
+                  bonus_byte(s0[i], 1, p) << 16 | bonus_byte(s1[i], 1, p) << 24;
+            w.y = bonus_byte(s0[i], 2, p) | bonus_byte(s1[i], 2, p) << 8 |
+                  bonus_byte(s0[i], 3, p) << 16 | bonus_byte(s1[i], 3, p) << 24;
+            w.z = (s0[i] & DPA_PAPARA_CGAP_BIT ? 0u : 0xffffu) |
+                  (s1[i] & DPA_PAPARA_CGAP_BIT ? 0u : 0xffff0000u);
+            w.w = (uint32_t)(s0[i] & 15) | (uint32_t)(s1[i] & 15) << 16;
+            h[i * npair + t] = w;
+        }
+    }
+}
+
+/* One pass: the reads idx[0, n) (call-relative) on one kernel. */
+static dpa_status run_pass(dpa_cuda_backend *b, dpa_cuda_slot *s, const dpa_papara_batch *batch,
+                           const dpa_papara_params *params, int32_t first_profile, int32_t np,
+                           int32_t first_read, const int32_t *idx, int32_t n, int pairs,
+                           int32_t *out, dpa_cuda_err *err)
 {
     dpa_status status = DPA_OK;
     const int64_t S = batch->num_sites;
-    const int32_t np = num_profiles;
-    if (np <= 0 || num_reads <= 0) return DPA_OK;
+    const int32_t lanes = pairs ? (np + 1) / 2 : np; /* threads per read, before rounding */
     const int64_t threads_per_read =
-        (int64_t)((np + DPA_PAPARA_CUDA_BLOCK - 1) / DPA_PAPARA_CUDA_BLOCK) * DPA_PAPARA_CUDA_BLOCK;
-    const size_t prof_bytes = align_up((size_t)S * (size_t)np);
+        (int64_t)((lanes + DPA_PAPARA_CUDA_BLOCK - 1) / DPA_PAPARA_CUDA_BLOCK) * DPA_PAPARA_CUDA_BLOCK;
+    const size_t prof_bytes =
+        align_up(pairs ? (size_t)S * (size_t)lanes * sizeof(dpa_papara_pair_word) : (size_t)S * (size_t)np);
     int32_t maxlen = 0;
-    for (int32_t r = 0; r < num_reads; r++)
-        if (batch->read_lengths[first_read + r] > maxlen) maxlen = batch->read_lengths[first_read + r];
+    for (int32_t r = 0; r < n; r++)
+        if (batch->read_lengths[first_read + idx[r]] > maxlen) maxlen = batch->read_lengths[first_read + idx[r]];
     const size_t per_read = (size_t)(8 * S * threads_per_read) + 4 * (size_t)np + 12 + (size_t)maxlen;
     const size_t budget = b->chunk_bytes > prof_bytes + per_read ? b->chunk_bytes - prof_bytes : per_read;
     int64_t k = (int64_t)(budget / per_read);
     if (k < 1) k = 1;
-    if (k > num_reads) k = num_reads;
+    if (k > n) k = n;
     if (k > 65535) k = 65535; /* gridDim.y */
     const size_t reads_cap = align_up((size_t)k * (size_t)maxlen);
     const size_t o_reads = prof_bytes, o_offs = o_reads + reads_cap;
     const size_t o_lens = o_offs + align_up(8 * (size_t)k), o_out = o_lens + align_up(4 * (size_t)k);
     const size_t o_bnd = o_out + align_up(4 * (size_t)k * (size_t)np);
     const size_t dbytes = o_bnd + 8 * (size_t)S * (size_t)threads_per_read * (size_t)k;
-    DPA_CUDA_TRY(err, cudaSetDevice(d->cuda_id));
     if ((status = dpa_cuda_slot_reserve(s, dbytes, o_bnd, err)) != DPA_OK) goto cleanup;
     {
         uint8_t *h = (uint8_t *)s->hbuf, *dv = (uint8_t *)s->dbuf;
-        for (int64_t i = 0; i < S; i++)
-            for (int32_t q = 0; q < np; q++)
-                h[i * np + q] = batch->profiles[(int64_t)(first_profile + q) * S + i];
-        DPA_CUDA_TRY(err, cudaMemcpyAsync(dv, h, (size_t)S * (size_t)np, cudaMemcpyHostToDevice,
-                                          s->stream));
-        for (int64_t r0 = 0; r0 < num_reads; r0 += k) {
-            const int32_t kk = (int32_t)(num_reads - r0 < k ? num_reads - r0 : k);
+        if (pairs) {
+            build_pair_words((dpa_papara_pair_word *)(void *)h, batch, first_profile, np, params);
+        } else {
+            for (int64_t i = 0; i < S; i++)
+                for (int32_t q = 0; q < np; q++)
+                    h[i * np + q] = batch->profiles[(int64_t)(first_profile + q) * S + i];
+        }
+        DPA_CUDA_TRY(err, cudaMemcpyAsync(dv, h, prof_bytes, cudaMemcpyHostToDevice, s->stream));
+        for (int64_t r0 = 0; r0 < n; r0 += k) {
+            const int32_t kk = (int32_t)(n - r0 < k ? n - r0 : k);
             /* the profile copy above reads h[0, prof_bytes): wait before reusing the rest */
             DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
             int64_t *offs = (int64_t *)(void *)(h + o_offs);
             int32_t *lens = (int32_t *)(void *)(h + o_lens);
             int64_t at = 0;
             for (int32_t r = 0; r < kk; r++) {
-                const int32_t g = first_read + (int32_t)r0 + r;
+                const int32_t g = first_read + idx[r0 + r];
                 lens[r] = batch->read_lengths[g];
                 offs[r] = at;
                 memcpy(h + o_reads + at, batch->read_masks + batch->read_offsets[g], (size_t)lens[r]);
@@ -66,17 +114,63 @@ dpa_status dpa_cuda_papara_run(dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_sl
             }
             DPA_CUDA_TRY(err, cudaMemcpyAsync(dv + o_reads, h + o_reads, o_out - o_reads,
                                               cudaMemcpyHostToDevice, s->stream));
-            DPA_CUDA_TRY(err, dpa_cuda_papara_launch(s->stream, dv, S, np, dv + o_reads,
-                                                     (const int64_t *)(void *)(dv + o_offs),
-                                                     (const int32_t *)(void *)(dv + o_lens), kk,
-                                                     params, (int32_t *)(void *)(dv + o_bnd),
-                                                     (int32_t *)(void *)(dv + o_out)));
+            const int64_t *d_offs = (const int64_t *)(void *)(dv + o_offs);
+            const int32_t *d_lens = (const int32_t *)(void *)(dv + o_lens);
+            int32_t *d_out = (int32_t *)(void *)(dv + o_out);
+            if (pairs)
+                DPA_CUDA_TRY(err, dpa_cuda_papara_pairs_launch(
+                                      s->stream, (const dpa_papara_pair_word *)(void *)dv, S, np,
+                                      dv + o_reads, d_offs, d_lens, kk, params,
+                                      (uint32_t *)(void *)(dv + o_bnd), d_out));
+            else
+                DPA_CUDA_TRY(err, dpa_cuda_papara_launch(s->stream, dv, S, np, dv + o_reads, d_offs,
+                                                         d_lens, kk, params,
+                                                         (int32_t *)(void *)(dv + o_bnd), d_out));
             DPA_CUDA_TRY(err, cudaMemcpyAsync(h + o_out, dv + o_out, 4 * (size_t)kk * (size_t)np,
                                               cudaMemcpyDeviceToHost, s->stream));
             DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
-            memcpy(out + r0 * np, h + o_out, 4 * (size_t)kk * (size_t)np);
+            for (int32_t r = 0; r < kk; r++)
+                memcpy(out + (int64_t)idx[r0 + r] * np, h + o_out + 4 * (size_t)r * (size_t)np,
+                       4 * (size_t)np);
         }
     }
 cleanup:
+    return status;
+}
+
+dpa_status dpa_cuda_papara_run(dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
+                               const dpa_papara_batch *batch, const dpa_papara_params *params,
+                               int32_t first_profile, int32_t num_profiles, int32_t first_read,
+                               int32_t num_reads, int32_t *out, dpa_cuda_err *err)
+{
+    dpa_status status = DPA_OK;
+    if (num_profiles <= 0 || num_reads <= 0) return DPA_OK;
+    int32_t *idx = (int32_t *)malloc(sizeof *idx * (size_t)num_reads);
+    if (!idx) {
+        if (err->msg)
+            snprintf(err->msg, err->len, "papara: out of host memory for %d read indices", num_reads);
+        return DPA_ERR_OUT_OF_MEMORY;
+    }
+    /* the 16-bit reads first, then the rest, each in call order */
+    int32_t n16 = 0, nw = num_reads;
+    for (int32_t r = 0; r < num_reads; r++) {
+        if (dpa_cuda_papara_fits16(batch->read_lengths[first_read + r], params)) idx[n16++] = r;
+        else idx[--nw] = r;
+    }
+    for (int32_t i = nw, j = num_reads - 1; i < j; i++, j--) { /* back into call order */
+        const int32_t x = idx[i];
+        idx[i] = idx[j];
+        idx[j] = x;
+    }
+    DPA_CUDA_TRY(err, cudaSetDevice(d->cuda_id));
+    if (n16 > 0 &&
+        (status = run_pass(b, s, batch, params, first_profile, num_profiles, first_read, idx, n16,
+                           1, out, err)) != DPA_OK)
+        goto cleanup;
+    if (nw < num_reads)
+        status = run_pass(b, s, batch, params, first_profile, num_profiles, first_read, idx + nw,
+                          num_reads - nw, 0, out, err);
+cleanup:
+    free(idx);
     return status;
 }

@@ -102,6 +102,31 @@ TEST_F(CudaPapara, LongReadsAndSmallChunks)
     std::swap(bk.b, small.b);
 }
 
+// The 16-bit kernel's limits: reads on both sides of its bound in one call (gap_open -400
+// admits reads up to 73 bases, so the call runs both kernels and merges their rows), costs
+// at the edge of its signed bytes, and a flagged-site cost outside them (all on int32).
+TEST_F(CudaPapara, SixteenBitBoundAndByteCosts)
+{
+    SEED_TRACE();
+    dpa_papara_params p;
+    dpa_papara_params_init(&p);
+    p.gap_open = -400;
+    ppt::Batch b = ppt::random_batch(rng, 77, 400, 40, 1, 160);
+    int fit = 0;
+    for (const auto &r : b.reads) fit += r.size() <= 73;
+    ASSERT_GT(fit, 0);
+    ASSERT_LT(fit, (int)b.reads.size());
+    same(b, p, 0, 77, 0, (int32_t)b.reads.size());
+    dpa_papara_params_init(&p);
+    p.match = 127;
+    p.match_cgap = -128; // both bytes at int8's ends; m = 128 admits reads up to 232 bases
+    ppt::Batch c = ppt::random_batch(rng, 33, 300, 20, 150, 320, 0.5);
+    same(c, p, 0, 33, 0, 20);
+    dpa_papara_params_init(&p);
+    p.match_cgap = -129; // outside int8: the int32 kernel for every read
+    same(c, p, 1, 31, 2, 17);
+}
+
 // The engine: dpa_papara_score on the GPU and HYBRID equals the CPU's, matrix and best.
 TEST_F(CudaPapara, EngineGpuAndHybridEqualCpu)
 {
