@@ -15,7 +15,8 @@
  * DIR/scores.tsv (read x split matrix), with --profiles DIR/profiles.tsv (#edge split
  * states cgap). Each file is written under a temporary name and renamed when complete, so
  * a failed run leaves no file that looks finished. --time prints the scoring seconds and
- * G cells/s (cells = edges x sites x read bases) to stderr. Exit 0 ok, 2 bad input or
+ * G cells/s (cells = edges x sites x read bases), the tasks the GPUs ran and the CPU kernel
+ * to stderr. Exit 0 ok, 2 bad input or
  * usage, 1 other failure.
  */
 #define _GNU_SOURCE
@@ -180,9 +181,11 @@ int main(int argc, char **argv)
     if ((st = dpa_papara_score(ctx, &b, &params, &out, &stats))) return status_exit(st);
     const double t2 = now_s();
     if (want_time)
-        fprintf(stderr, "profiles %.3f s; scoring %.3f s, %lld cells, %.2f G cells/s (%s)\n",
+        fprintf(stderr,
+                "profiles %.3f s; scoring %.3f s, %lld cells, %.2f G cells/s (%lld tasks on "
+                "GPUs; CPU kernel %s)\n",
                 t1 - t0, t2 - t1, (long long)stats.cells, (double)stats.cells / (t2 - t1) / 1e9,
-                dpa_isa_name((dpa_isa)stats.isa));
+                (long long)stats.gpu_tasks, dpa_isa_name((dpa_isa)stats.isa));
 
     int32_t ntips;
     int32_t *sorted = dpa_papara_sorted_tips(&tree, &ntips);
@@ -193,18 +196,20 @@ int main(int argc, char **argv)
             if (!(split[e] = dpa_papara_split_name(&tree, sorted, ntips, edges[2 * e])))
                 return die(1, "out of memory");
         }
-    /* each read's traceback against its best edge */
+    /* each read's traceback against its best edge, on the context's threads */
     uint8_t **ops = calloc((size_t)R, sizeof *ops);
-    int64_t *nops = calloc((size_t)R, sizeof *nops);
-    if (!ops || !nops) return die(1, "out of memory");
+    int64_t *nops = calloc((size_t)R, sizeof *nops), *opoff = malloc(sizeof *opoff * ((size_t)R + 1));
+    int32_t *tsc = malloc(sizeof *tsc * ((size_t)R + 1));
+    if (!ops || !nops || !opoff || !tsc) return die(1, "out of memory");
+    opoff[0] = 0;
+    for (int32_t r = 0; r < R; r++) opoff[r + 1] = opoff[r] + S + reads.lengths[r];
+    uint8_t *opbuf = malloc((size_t)opoff[R] + 1);
+    if (!opbuf) return die(1, "out of memory");
+    if ((st = dpa_papara_traceback_batch(ctx, &b, idx, &params, opbuf, opoff[R], opoff, nops, tsc)))
+        return status_exit(st);
     for (int32_t r = 0; r < R; r++) {
-        int32_t sc;
-        if (!(ops[r] = malloc((size_t)S + (size_t)reads.lengths[r]))) return die(1, "out of memory");
-        if ((st = dpa_papara_traceback(sites + (size_t)idx[r] * S, S,
-                                       reads.masks + reads.offsets[r], reads.lengths[r], &params,
-                                       ops[r], &nops[r], &sc)))
-            return status_exit(st);
-        if (sc != best[r]) return die(1, "internal: traceback score differs from the kernel's");
+        if (tsc[r] != best[r]) return die(1, "internal: traceback score differs from the kernel's");
+        ops[r] = opbuf + opoff[r];
     }
     outfile f;
     if (out_open(&f, out_dir, "best.tsv")) return 1;
@@ -229,9 +234,11 @@ int main(int argc, char **argv)
         return status_exit(st);
     }
     if (out_commit(&f)) return 1;
-    for (int32_t r = 0; r < R; r++) free(ops[r]);
+    free(opbuf);
     free(ops);
     free(nops);
+    free(opoff);
+    free(tsc);
     if (want_scores) {
         if (out_open(&f, out_dir, "scores.tsv")) return 1;
         fprintf(f.f, "read");

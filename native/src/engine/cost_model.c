@@ -70,19 +70,22 @@ double dpa_cost_xdrop_gpu_seconds(int64_t cells, int64_t seeds, int32_t devices)
     return 1e-3 + (double)cells / (3.3e11 * (devices > 0 ? devices : 1));
 }
 
-/* PaPaRa (docs/papara.md): cost = profile cells (profiles x sites x read bases). The
- * inter-task int16 kernels do about 1 (AVX2) and 2 (AVX-512) G cells/s per thread, the
- * scalar reference ~0.3; no CUDA kernel yet. */
+/* PaPaRa (docs/papara.md): cost = profile cells (profiles x sites x read bases). Measured
+ * on the 1604.PRANK shape (docs/BENCHMARKS.md, "PaPaRa"): one thread of the int16 kernels
+ * 5.4 (AVX-512) and 4.9 (AVX2) G cells/s on the dev VM, 16 threads of an H200 host 3.6-5.1
+ * each; the scalar reference ~0.3; the 16-bit CUDA kernel 1.68 T cells/s on an H200 for a
+ * whole call. The CPU side is priced low on purpose: in HYBRID a CPU share that runs long
+ * ends the call after the GPU. */
 double dpa_cost_papara_cpu_seconds(int64_t cells, int64_t tasks, int32_t threads, dpa_isa isa)
 {
-    const double per_thread = isa == DPA_ISA_AVX512 ? 2e9 : isa == DPA_ISA_AVX2 ? 1e9 : 0.3e9;
+    const double per_thread = isa == DPA_ISA_AVX512 ? 4e9 : isa == DPA_ISA_AVX2 ? 3.5e9 : 0.3e9;
     return ((double)cells + 1000.0 * (double)tasks) / (per_thread * (threads > 0 ? threads : 1));
 }
 
 double dpa_cost_papara_gpu_seconds(int64_t cells, int64_t tasks, int32_t devices)
 {
     (void)tasks;
-    return 1e-3 + (double)cells / (1e12 * (devices > 0 ? devices : 1));
+    return 1e-3 + (double)cells / (1.6e12 * (devices > 0 ? devices : 1));
 }
 
 /* HMM filter (whole pipeline, cells = M x L): measured one-thread figures on the 2-core dev

@@ -204,7 +204,11 @@ static const dpa_workload papara_workload = {
     .split_min_cost = (int64_t)1 << 30,
     .feeders_per_gpu = 2,
     .units_per_feeder = 2,
-    .hybrid_units_per_feeder = 8,
+    /* HYBRID: one unit per GPU of the cost model's GPU share, the CPU taking the cheap end;
+     * units of the block-major order are a few blocks x every read, and eight per feeder
+     * made rectangles of ~100 profiles that fill a fraction of the GPU (HYBRID ran at half
+     * the GPU alone's speed on an H200, docs/lab/2026-11-28-session16.md) */
+    .hybrid_units_per_feeder = 0,
     .unit_min_cost = (int64_t)1 << 26,
     .cpu = papara_cpu,
     .gpu = papara_gpu,
