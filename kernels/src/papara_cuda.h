@@ -28,12 +28,17 @@ cudaError_t dpa_cuda_papara_launch(cudaStream_t stream, const uint8_t *prof_t, i
                                    const int32_t *lens, int32_t nr, const dpa_papara_params *p,
                                    int32_t *bnd, int32_t *out);
 
-/* The 16-bit kernel: prof is num_sites x ceil(np / 2) pair words (site-major), bnd
- * 2 x num_sites x (grid x block) x nr words; only for reads with dpa_cuda_papara_fits16. */
+/* The 16-bit kernel: prof is num_sites x ceil(np / 2) pair words (site-major); warps warps
+ * (a multiple of the ceil(np / 64) columns of 32 pairs) loop over the nr reads; bnd is
+ * 2 x num_sites x (blocks x block) words, next one int32 per column (zeroed here); only for
+ * reads with dpa_cuda_papara_fits16. */
 cudaError_t dpa_cuda_papara_pairs_launch(cudaStream_t stream, const dpa_papara_pair_word *prof,
                                          int64_t num_sites, int32_t np, const uint8_t *reads,
                                          const int64_t *offs, const int32_t *lens, int32_t nr,
-                                         const dpa_papara_params *p, uint32_t *bnd, int32_t *out);
+                                         int32_t warps, const dpa_papara_params *p,
+                                         uint32_t *bnd, int32_t *next, int32_t *out);
+/* Resident blocks of the 16-bit kernel per multiprocessor (>= 1). */
+int32_t dpa_cuda_papara_pairs_blocks_per_sm(void);
 
 /* Whether a read of this length runs on the 16-bit kernel under these costs: every cell
  * within +-30000 and each cost's bytes within int8 (papara_pairs_kernel.cu). */

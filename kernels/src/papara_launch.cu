@@ -7,9 +7,12 @@
  * stream; the scores go back to each read's own row of out.
  *
  * Device layout of a pass (256-byte aligned regions of the slot's buffer):
- *   profiles | reads | offs (int64 x k) | lens (int32 x k) | out (k x np) | bnd
- * bnd holds the stripe boundaries (8 bytes per site per thread) and so bounds the reads per
- * launch k: the whole pass fits chunk_bytes unless one read alone does not.
+ *   profiles | reads | offs (int64 x k) | lens (int32 x k) | out (k x np)
+ *   ... | next (int32 per grid column, 16-bit kernel) | bnd
+ * bnd holds the stripe boundaries (8 bytes per site per thread): per read for the int32
+ * kernel, which so bounds its reads per launch k; per resident thread for the 16-bit kernel
+ * (one wave of grid rows, up to the larger of half the budget and an eighth of the device's
+ * memory), which then takes every read that fits the rest of the budget.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -61,32 +64,61 @@ static void build_pair_words(dpa_papara_pair_word *h, const dpa_papara_batch *b,
 }
 
 /* One pass: the reads idx[0, n) (call-relative) on one kernel. */
-static dpa_status run_pass(dpa_cuda_backend *b, dpa_cuda_slot *s, const dpa_papara_batch *batch,
+static dpa_status run_pass(dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s, const dpa_papara_batch *batch,
                            const dpa_papara_params *params, int32_t first_profile, int32_t np,
                            int32_t first_read, const int32_t *idx, int32_t n, int pairs,
                            int32_t *out, dpa_cuda_err *err)
 {
     dpa_status status = DPA_OK;
     const int64_t S = batch->num_sites;
-    const int32_t lanes = pairs ? (np + 1) / 2 : np; /* threads per read, before rounding */
-    const int64_t threads_per_read =
-        (int64_t)((lanes + DPA_PAPARA_CUDA_BLOCK - 1) / DPA_PAPARA_CUDA_BLOCK) * DPA_PAPARA_CUDA_BLOCK;
+    /* threads per grid row: int32 kernel, a thread per profile in blocks; 16-bit kernel,
+     * a lane per profile pair in warps (columns of 32 pairs) */
+    const int32_t lanes = pairs ? (np + 1) / 2 : np;
+    const int64_t unit = pairs ? 32 : DPA_PAPARA_CUDA_BLOCK;
+    const int64_t threads_per_read = (lanes + unit - 1) / unit * unit;
     const size_t prof_bytes =
         align_up(pairs ? (size_t)S * (size_t)lanes * sizeof(dpa_papara_pair_word) : (size_t)S * (size_t)np);
     int32_t maxlen = 0;
     for (int32_t r = 0; r < n; r++)
         if (batch->read_lengths[first_read + idx[r]] > maxlen) maxlen = batch->read_lengths[first_read + idx[r]];
-    const size_t per_read = (size_t)(8 * S * threads_per_read) + 4 * (size_t)np + 12 + (size_t)maxlen;
-    const size_t budget = b->chunk_bytes > prof_bytes + per_read ? b->chunk_bytes - prof_bytes : per_read;
+    /* int32 kernel: a grid row per read, so every read of a launch has its own boundary
+     * rows; 16-bit kernel: one resident wave of grid rows loops over all the launch's reads */
+    const size_t bnd_row = (size_t)(8 * S * threads_per_read);
+    int64_t rows = 0; /* 16-bit kernel: warps per column */
+    if (pairs) {
+        const int64_t columns = threads_per_read / 32;
+        const int64_t wave = (int64_t)d->sms * dpa_cuda_papara_pairs_blocks_per_sm() *
+                             (DPA_PAPARA_CUDA_BLOCK / 32);
+        rows = wave / columns;
+        /* one wave needs ~24 KiB per resident thread at 3,060 sites (1.2 GB on an H200):
+         * it may pass the chunk budget, up to an eighth of the device's memory */
+        size_t cap = (size_t)(d->info.total_memory / 8);
+        if (cap < b->chunk_bytes / 2) cap = b->chunk_bytes / 2;
+        cap = cap > prof_bytes ? cap - prof_bytes : 0;
+        if ((size_t)rows * bnd_row > cap) rows = (int64_t)(cap / bnd_row);
+        if (rows > n) rows = n;
+        if (rows < 1) rows = 1;
+    }
+    const size_t per_read = (pairs ? 0 : bnd_row) + 4 * (size_t)np + 12 + (size_t)maxlen;
+    /* the 16-bit kernel's reads and scores get the other half of the budget */
+    size_t budget = pairs ? b->chunk_bytes / 2
+                          : (b->chunk_bytes > prof_bytes ? b->chunk_bytes - prof_bytes : 0);
+    if (budget < per_read) budget = per_read;
     int64_t k = (int64_t)(budget / per_read);
     if (k < 1) k = 1;
     if (k > n) k = n;
-    if (k > 65535) k = 65535; /* gridDim.y */
+    if (!pairs && k > 65535) k = 65535; /* gridDim.y */
     const size_t reads_cap = align_up((size_t)k * (size_t)maxlen);
     const size_t o_reads = prof_bytes, o_offs = o_reads + reads_cap;
     const size_t o_lens = o_offs + align_up(8 * (size_t)k), o_out = o_lens + align_up(4 * (size_t)k);
-    const size_t o_bnd = o_out + align_up(4 * (size_t)k * (size_t)np);
-    const size_t dbytes = o_bnd + 8 * (size_t)S * (size_t)threads_per_read * (size_t)k;
+    const size_t o_next = o_out + align_up(4 * (size_t)k * (size_t)np);
+    const size_t o_bnd = o_next + align_up(4 * (size_t)(threads_per_read / 32));
+    /* the 16-bit kernel's grid rounds its warps up to whole blocks */
+    const size_t dbytes = o_bnd + (pairs ? 8 * (size_t)S *
+                                               (((size_t)rows * (size_t)threads_per_read +
+                                                 DPA_PAPARA_CUDA_BLOCK - 1) / DPA_PAPARA_CUDA_BLOCK *
+                                                DPA_PAPARA_CUDA_BLOCK)
+                                         : bnd_row * (size_t)k);
     if ((status = dpa_cuda_slot_reserve(s, dbytes, o_bnd, err)) != DPA_OK) goto cleanup;
     {
         uint8_t *h = (uint8_t *)s->hbuf, *dv = (uint8_t *)s->dbuf;
@@ -120,8 +152,11 @@ static dpa_status run_pass(dpa_cuda_backend *b, dpa_cuda_slot *s, const dpa_papa
             if (pairs)
                 DPA_CUDA_TRY(err, dpa_cuda_papara_pairs_launch(
                                       s->stream, (const dpa_papara_pair_word *)(void *)dv, S, np,
-                                      dv + o_reads, d_offs, d_lens, kk, params,
-                                      (uint32_t *)(void *)(dv + o_bnd), d_out));
+                                      dv + o_reads, d_offs, d_lens, kk,
+                                      (int32_t)((rows < kk ? rows : kk) * (threads_per_read / 32)),
+                                      params,
+                                      (uint32_t *)(void *)(dv + o_bnd),
+                                      (int32_t *)(void *)(dv + o_next), d_out));
             else
                 DPA_CUDA_TRY(err, dpa_cuda_papara_launch(s->stream, dv, S, np, dv + o_reads, d_offs,
                                                          d_lens, kk, params,
@@ -164,11 +199,11 @@ dpa_status dpa_cuda_papara_run(dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_sl
     }
     DPA_CUDA_TRY(err, cudaSetDevice(d->cuda_id));
     if (n16 > 0 &&
-        (status = run_pass(b, s, batch, params, first_profile, num_profiles, first_read, idx, n16,
+        (status = run_pass(b, d, s, batch, params, first_profile, num_profiles, first_read, idx, n16,
                            1, out, err)) != DPA_OK)
         goto cleanup;
     if (nw < num_reads)
-        status = run_pass(b, s, batch, params, first_profile, num_profiles, first_read, idx + nw,
+        status = run_pass(b, d, s, batch, params, first_profile, num_profiles, first_read, idx + nw,
                           num_reads - nw, 0, out, err);
 cleanup:
     free(idx);

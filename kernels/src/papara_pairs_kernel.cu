@@ -5,6 +5,12 @@
  * The recurrence is papara_ref.c's; the stripes are papara_kernels.cu's (ROWS read bases in
  * registers per sweep of the profile, the row above a stripe in bnd), with the partial stripe
  * first, so the last stripe is whole and its last register row is the read's last base.
+ * Unlike that kernel the unit of work is a warp (32 profile pairs, one read: the warp is
+ * what must agree on the read), and the grid is one resident wave of warps that loops over
+ * the launch's reads, so bnd is per resident thread, not per read: a launch takes every read
+ * of a call and keeps the GPU full to its end (a grid row per read ran 0.86 waves per
+ * launch), and a rectangle of one profile block (32 profiles) fills half of each warp
+ * rather than an eighth of a 128-thread block.
  *
  * Site words (dpa_papara_pair_word, built on the host by papara_launch.cu), one per (site,
  * profile pair), site-major:
@@ -124,45 +130,71 @@ template <int ROWS>
 __global__ void __launch_bounds__(DPA_PAPARA_CUDA_BLOCK)
 papara_pairs(const dpa_papara_pair_word *__restrict__ prof, int64_t S, int32_t np,
              const uint8_t *__restrict__ reads, const int64_t *__restrict__ offs,
-             const int32_t *__restrict__ lens, costs2 q, uint32_t *__restrict__ bnd,
-             int32_t *__restrict__ out)
+             const int32_t *__restrict__ lens, int32_t nreads, int32_t warps, costs2 q,
+             uint32_t *__restrict__ bnd, int32_t *__restrict__ next, int32_t *__restrict__ out)
 {
-    const int32_t npair = (np + 1) / 2;
-    const int32_t t = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
-    const int32_t r = (int32_t)blockIdx.y;
-    if (t >= npair) return; /* no block-wide synchronisation below */
-    const int64_t T = (int64_t)gridDim.x * blockDim.x * gridDim.y;
-    const int64_t me = (int64_t)r * gridDim.x * blockDim.x + t;
+    const int32_t npair = (np + 1) / 2, columns = (npair + 31) / 32;
+    const int32_t lane = (int32_t)(threadIdx.x & 31);
+    const int64_t me = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int32_t warp = (int32_t)(me >> 5);
+    if (warp >= warps) return; /* whole warps; nothing below synchronises the block */
+    const int32_t column = warp % columns, t = column * 32 + lane;
+    const bool on = t < npair;
+    const int32_t tc = on ? t : npair - 1; /* a lane past the last pair repeats it, unkept */
+    const int64_t T = (int64_t)gridDim.x * blockDim.x;
     uint32_t *bs = bnd + me, *bu = bnd + S * T + me;
-    const uint8_t *read = reads + offs[r];
-    const int32_t L = lens[r];
-    const int32_t nr0 = L - ROWS * ((L - 1) / ROWS); /* rows of the first stripe, 1..ROWS */
-    uint32_t best = NEG2;
-    if (nr0 < ROWS)
-        sweep_any<ROWS, true>(prof, S, npair, t, read, nr0, true, nr0 == L, bs, bu, T, q, best);
-    else
-        sweep_any<ROWS, false>(prof, S, npair, t, read, ROWS, true, nr0 == L, bs, bu, T, q, best);
-    for (int32_t j0 = nr0; j0 < L; j0 += ROWS)
-        sweep_any<ROWS, false>(prof, S, npair, t, read + j0, ROWS, false, j0 + ROWS == L, bs, bu,
-                               T, q, best);
-    out[(int64_t)r * np + 2 * t] = (int16_t)(best & 0xffffu);
-    if (2 * t + 1 < np) out[(int64_t)r * np + 2 * t + 1] = (int16_t)(best >> 16);
+    for (;;) {
+        /* the warps of one column (the same 32 profile pairs) share a read counter: the
+         * grid is one wave, so a warp that finishes early takes the next read */
+        int32_t r = 0;
+        if (lane == 0) r = atomicAdd(next + column, 1);
+        r = __shfl_sync(0xffffffffu, r, 0);
+        if (r >= nreads) return;
+        const uint8_t *read = reads + offs[r];
+        const int32_t L = lens[r];
+        const int32_t nr0 = L - ROWS * ((L - 1) / ROWS); /* rows of the first stripe, 1..ROWS */
+        uint32_t best = NEG2;
+        if (nr0 < ROWS)
+            sweep_any<ROWS, true>(prof, S, npair, tc, read, nr0, true, nr0 == L, bs, bu, T, q, best);
+        else
+            sweep_any<ROWS, false>(prof, S, npair, tc, read, ROWS, true, nr0 == L, bs, bu, T, q, best);
+        for (int32_t j0 = nr0; j0 < L; j0 += ROWS)
+            sweep_any<ROWS, false>(prof, S, npair, tc, read + j0, ROWS, false, j0 + ROWS == L, bs,
+                                   bu, T, q, best);
+        if (on) {
+            out[(int64_t)r * np + 2 * t] = (int16_t)(best & 0xffffu);
+            if (2 * t + 1 < np) out[(int64_t)r * np + 2 * t + 1] = (int16_t)(best >> 16);
+        }
+    }
 }
 
 uint32_t both(int32_t v) { return (uint32_t)(uint16_t)(int16_t)v * ONE2; }
 
 } // namespace
 
+int32_t dpa_cuda_papara_pairs_blocks_per_sm(void)
+{
+    int nb = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, papara_pairs<DPA_PAPARA_CUDA_PAIR_ROWS>,
+                                                      DPA_PAPARA_CUDA_BLOCK, 0) != cudaSuccess) {
+        (void)cudaGetLastError();
+        nb = 1;
+    }
+    return nb < 1 ? 1 : nb;
+}
+
 cudaError_t dpa_cuda_papara_pairs_launch(cudaStream_t stream, const dpa_papara_pair_word *prof,
                                          int64_t num_sites, int32_t np, const uint8_t *reads,
                                          const int64_t *offs, const int32_t *lens, int32_t nr,
-                                         const dpa_papara_params *p, uint32_t *bnd, int32_t *out)
+                                         int32_t warps, const dpa_papara_params *p,
+                                         uint32_t *bnd, int32_t *next, int32_t *out)
 {
-    const int32_t npair = (np + 1) / 2;
-    const dim3 grid((unsigned)((npair + DPA_PAPARA_CUDA_BLOCK - 1) / DPA_PAPARA_CUDA_BLOCK),
-                    (unsigned)nr);
+    const int32_t columns = ((np + 1) / 2 + 31) / 32;
+    const unsigned blocks = (unsigned)((warps * 32 + DPA_PAPARA_CUDA_BLOCK - 1) / DPA_PAPARA_CUDA_BLOCK);
     const costs2 q = { both(p->gap_open), both(p->gap_extend), both(p->match), both(p->match_cgap) };
-    papara_pairs<DPA_PAPARA_CUDA_PAIR_ROWS><<<grid, DPA_PAPARA_CUDA_BLOCK, 0, stream>>>(
-        prof, num_sites, np, reads, offs, lens, q, bnd, out);
+    cudaError_t e = cudaMemsetAsync(next, 0, sizeof *next * (size_t)columns, stream);
+    if (e != cudaSuccess) return e;
+    papara_pairs<DPA_PAPARA_CUDA_PAIR_ROWS><<<blocks, DPA_PAPARA_CUDA_BLOCK, 0, stream>>>(
+        prof, num_sites, np, reads, offs, lens, nr, warps, q, bnd, next, out);
     return cudaPeekAtLastError();
 }
