@@ -23,11 +23,15 @@ import org.broadinstitute.gatk.nativebindings.smithwaterman.SWAlignerNativeBindi
 import org.broadinstitute.gatk.nativebindings.smithwaterman.SWNativeAlignerResult;
 import org.broadinstitute.gatk.nativebindings.smithwaterman.SWOverhangStrategy;
 import org.broadinstitute.gatk.nativebindings.smithwaterman.SWParameters;
+import org.dpaccel.Config;
+import org.dpaccel.DpaContext;
 import org.dpaccel.gatk.DpaPairHmm;
 import org.dpaccel.gatk.DpaSmithWaterman;
 import org.dpaccel.gatk.trace.TraceFormatException;
 import org.dpaccel.gatk.trace.TraceReader;
 import org.dpaccel.gatk.trace.TraceRecord;
+import org.dpaccel.pdhmm.Pdhmm;
+import org.dpaccel.pdhmm.PdhmmGklBatches;
 
 /**
  * {@code dpaccel bench trace}: replays a GATK drop-in trace (docs/GATK.md, "HaplotypeCaller
@@ -46,7 +50,7 @@ final class TraceReplay {
     private final List<TraceRecord> calls = new ArrayList<>();
     private TraceRecord.PairHmmInit init;
     private TraceRecord.End end;
-    private long pairs, cells, pairHmmCalls, swCalls, swCells;
+    private long pairs, cells, pairHmmCalls, swCalls, swCells, pdCalls, pdPairs, pdCells;
 
     TraceReplay(Path file) {
         this.file = file;
@@ -77,6 +81,17 @@ final class TraceReplay {
                     } else if (t instanceof TraceRecord.Sw s) {
                         swCalls++;
                         swCells += (long) s.ref().length * s.alt().length;
+                    } else if (t instanceof TraceRecord.Pdhmm d) {
+                        pdCalls++;
+                        pdPairs += d.out().length;
+                        long rl = 0, hl = 0;
+                        for (byte[][] read : d.reads()) {
+                            rl += read[0].length;
+                        }
+                        for (byte[][] h : d.haps()) {
+                            hl += h[0].length;
+                        }
+                        pdCells += rl * hl;
                     }
                 }
             }
@@ -85,20 +100,25 @@ final class TraceReplay {
         }
     }
 
-    /** The PairHMM and SW implementations one engine replays on. */
-    record Engine(String name, PairHMMNativeBinding pairHmm, SWAlignerNativeBinding sw) {
+    /**
+     * The PairHMM and SW implementations one engine replays on, and for PDHMM records a context
+     * (dpaccel's engines; null for GKL, whose 0.8.11 in GATK 4.6 has no PDHMM: those calls then
+     * count with their recorded time).
+     */
+    record Engine(String name, PairHMMNativeBinding pairHmm, SWAlignerNativeBinding sw, boolean pdhmm) {
     }
 
     /** What one engine did: kernel nanos per recorded thread, and the check's outcome. */
     static final class Result {
-        final Map<Long, long[]> nanos = new LinkedHashMap<>(); // thread -> {pairhmm, sw}
-        long exact, differing, swMismatch;
-        double maxDiff;
+        final Map<Long, long[]> nanos = new LinkedHashMap<>(); // thread -> {pairhmm, sw, pdhmm}
+        long exact, differing, swMismatch, pdExact, pdDiffering;
+        double maxDiff, pdMaxDiff;
         String firstProblem;
+        boolean pdReplayed;
     }
 
     static Engine dpaccel(String name) {
-        return new Engine(name, new DpaPairHmm(), new DpaSmithWaterman());
+        return new Engine(name, new DpaPairHmm(), new DpaSmithWaterman(), true);
     }
 
     /**
@@ -122,7 +142,7 @@ final class TraceReplay {
             Class<?> p = Class.forName(pairHmmClass, true, l);
             Class<?> s = Class.forName("com.intel.gkl.smithwaterman.IntelSmithWaterman", true, l);
             return new Engine("gkl", (PairHMMNativeBinding) p.getConstructor().newInstance(),
-                (SWAlignerNativeBinding) s.getConstructor().newInstance());
+                (SWAlignerNativeBinding) s.getConstructor().newInstance(), false);
         } catch (ClassNotFoundException e) {
             throw new BadInputException("--gkl " + jar + ": no Intel GKL in it (" + e.getMessage() + " not found)");
         } catch (ReflectiveOperationException | ClassCastException e) {
@@ -196,23 +216,27 @@ final class TraceReplay {
         e.pairHmm().initialize(a);
         Map<Long, List<Object[]>> byThread = new LinkedHashMap<>();
         for (TraceRecord t : calls) {
-            long thread = t instanceof TraceRecord.PairHmm p ? p.thread() : ((TraceRecord.Sw) t).thread();
-            byThread.computeIfAbsent(thread, k -> new ArrayList<>()).add(prepare(t));
+            byThread.computeIfAbsent(thread(t), k -> new ArrayList<>()).add(prepare(t));
         }
         Result res = new Result();
+        res.pdReplayed = e.pdhmm() && pdCalls > 0;
+        // PDHMM on one context for the whole replay, as the drop-in holds one (its threads: the
+        // recorded PairHMM threads, as GATK passes --native-pair-hmm-threads to both)
+        DpaContext pd = res.pdReplayed ? DpaContext.create(Config.builder().threads(threads > 0 ? threads
+            : recordedThreads()).build()) : null;
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, byThread.size()));
         try {
             for (int pass = 0; pass <= repeats; pass++) {
                 boolean check = pass == 1 || repeats == 0;
                 List<Future<long[]>> fs = new ArrayList<>();
                 for (List<Object[]> list : byThread.values()) {
-                    fs.add(pool.submit(() -> run(e, list, check ? res : null)));
+                    fs.add(pool.submit(() -> run(e, pd, list, check ? res : null)));
                 }
                 int k = 0;
                 for (Map.Entry<Long, List<Object[]>> en : byThread.entrySet()) {
                     long[] t = fs.get(k++).get();
                     if (pass > 0 || repeats == 0) {
-                        res.nanos.merge(en.getKey(), t, (o, n) -> o[0] + o[1] <= n[0] + n[1] ? o : n);
+                        res.nanos.merge(en.getKey(), t, (o, n) -> o[0] + o[1] + o[2] <= n[0] + n[1] + n[2] ? o : n);
                     }
                 }
             }
@@ -225,12 +249,33 @@ final class TraceReplay {
             pool.shutdownNow();
             e.pairHmm().done();
             e.sw().close();
+            if (pd != null) {
+                pd.close();
+            }
         }
         return res;
     }
 
+    private static long thread(TraceRecord t) {
+        return t instanceof TraceRecord.PairHmm p ? p.thread()
+            : t instanceof TraceRecord.Pdhmm d ? d.thread() : ((TraceRecord.Sw) t).thread();
+    }
+
+    private static long nanos(TraceRecord t) {
+        return t instanceof TraceRecord.PairHmm p ? p.nanos()
+            : t instanceof TraceRecord.Pdhmm d ? d.nanos() : ((TraceRecord.Sw) t).nanos();
+    }
+
+    private static long at(TraceRecord t) {
+        return t instanceof TraceRecord.PairHmm p ? p.at()
+            : t instanceof TraceRecord.Pdhmm d ? d.at() : ((TraceRecord.Sw) t).at();
+    }
+
     /** A call's arguments as the bindings take them, and its recorded result. */
     private static Object[] prepare(TraceRecord t) {
+        if (t instanceof TraceRecord.Pdhmm d) {
+            return new Object[] { d };
+        }
         if (t instanceof TraceRecord.PairHmm p) {
             ReadDataHolder[] reads = new ReadDataHolder[p.reads().length];
             for (int i = 0; i < reads.length; i++) {
@@ -256,10 +301,23 @@ final class TraceReplay {
             SWOverhangStrategy.values()[s.overhang()], s.cigar(), s.offset() };
     }
 
-    private static long[] run(Engine e, List<Object[]> list, Result check) {
-        long pairNanos = 0, swNanos = 0;
+    private static long[] run(Engine e, DpaContext pd, List<Object[]> list, Result check) {
+        long pairNanos = 0, swNanos = 0, pdNanos = 0;
         for (Object[] c : list) {
-            if (c[0] instanceof ReadDataHolder[] reads) {
+            if (c[0] instanceof TraceRecord.Pdhmm d) {
+                if (pd == null) {
+                    pdNanos += d.nanos(); // this engine cannot replay it: the recorded time stands
+                    continue;
+                }
+                double[] got = new double[d.out().length];
+                long t0 = System.nanoTime();
+                PdhmmGklBatches.compute(pd, d.reads(), d.haps(), d.batch(), d.lanes(),
+                    Pdhmm.Rows.valueOf(d.carriedRows()), got);
+                pdNanos += System.nanoTime() - t0;
+                if (check != null) {
+                    comparePdhmm(check, d.out(), got);
+                }
+            } else if (c[0] instanceof ReadDataHolder[] reads) {
                 double[] want = (double[]) c[2];
                 double[] got = new double[want.length];
                 long t0 = System.nanoTime();
@@ -284,7 +342,28 @@ final class TraceReplay {
                 }
             }
         }
-        return new long[] { pairNanos, swNanos };
+        return new long[] { pairNanos, swNanos, pdNanos };
+    }
+
+    /** PDHMM results: the same tolerance as PairHMM's (GKL 0.9.1 and dpaccel agree to ~1e-14). */
+    private static void comparePdhmm(Result check, double[] want, double[] got) {
+        synchronized (check) {
+            for (int i = 0; i < want.length; i++) {
+                if (Double.compare(want[i], got[i]) == 0) {
+                    check.pdExact++;
+                    continue;
+                }
+                double d = Math.abs(want[i] - got[i]);
+                d = Double.isNaN(d) ? Double.POSITIVE_INFINITY : d;
+                check.pdMaxDiff = Math.max(check.pdMaxDiff, d);
+                if (d > TOLERANCE) {
+                    check.pdDiffering++;
+                    if (check.firstProblem == null) {
+                        check.firstProblem = "PDHMM: " + got[i] + ", recorded " + want[i];
+                    }
+                }
+            }
+        }
     }
 
     private static void compare(Result check, double[] want, double[] got) {
@@ -307,19 +386,17 @@ final class TraceReplay {
         }
     }
 
-    /** The recorded caller thread with the most kernel time, and that time {pairhmm, sw}. */
+    /** The recorded caller thread with the most kernel time, and that time {pairhmm, sw, pdhmm}. */
     Map.Entry<Long, long[]> busiestRecorded() {
         Map<Long, long[]> m = new LinkedHashMap<>();
         for (TraceRecord t : calls) {
-            if (t instanceof TraceRecord.PairHmm p) {
-                m.computeIfAbsent(p.thread(), k -> new long[2])[0] += p.nanos();
-            } else if (t instanceof TraceRecord.Sw s) {
-                m.computeIfAbsent(s.thread(), k -> new long[2])[1] += s.nanos();
-            }
+            int k = t instanceof TraceRecord.PairHmm ? 0 : t instanceof TraceRecord.Sw ? 1 : 2;
+            m.computeIfAbsent(thread(t), x -> new long[3])[k] += nanos(t);
         }
-        Map.Entry<Long, long[]> best = Map.entry(-1L, new long[2]);
+        Map.Entry<Long, long[]> best = Map.entry(-1L, new long[3]);
         for (Map.Entry<Long, long[]> en : m.entrySet()) {
-            if (en.getValue()[0] + en.getValue()[1] > best.getValue()[0] + best.getValue()[1]) {
+            long[] v = en.getValue(), b = best.getValue();
+            if (v[0] + v[1] + v[2] > b[0] + b[1] + b[2]) {
                 best = en;
             }
         }
@@ -331,10 +408,15 @@ final class TraceReplay {
         Map.Entry<Long, long[]> busy = busiestRecorded();
         double wall = end.processNanos() * 1e-9, traced = end.traceNanos() * 1e-9;
         double recPair = busy.getValue()[0] * 1e-9, recSw = busy.getValue()[1] * 1e-9;
+        double recPd = busy.getValue()[2] * 1e-9;
         out.printf(Locale.ROOT, "trace %s: %s%n", file, origin);
         out.printf(Locale.ROOT, "  %d PairHMM calls (%d pairs, %.3g cells), %d Smith-Waterman calls (%.3g cells), "
             + "%d caller thread(s)%n", pairHmmCalls, pairs, (double) cells, swCalls, (double) swCells,
             callerThreads());
+        if (pdCalls > 0) {
+            out.printf(Locale.ROOT, "  %d PDHMM calls (%d pairs, %.3g cells), %.3f s recorded on the busiest caller thread;"
+                + " its time is in the projections below%n", pdCalls, pdPairs, (double) pdCells, recPd);
+        }
         if (end.skipped() > 0) {
             out.printf(Locale.ROOT, "  NOTE: %d calls were not recorded (beyond the trace format's limits): their "
                 + "time counts as GATK's own below%n", end.skipped());
@@ -346,46 +428,45 @@ final class TraceReplay {
         // the trace opens at the first call, so the process had run (processNanos - end.at) by then
         long first = Long.MAX_VALUE, last = 0;
         for (TraceRecord c : calls) {
-            long at = c instanceof TraceRecord.PairHmm p ? p.at() : ((TraceRecord.Sw) c).at();
-            long dur = c instanceof TraceRecord.PairHmm p ? p.nanos() : ((TraceRecord.Sw) c).nanos();
-            first = Math.min(first, at);
-            last = Math.max(last, at + dur);
+            first = Math.min(first, at(c));
+            last = Math.max(last, at(c) + nanos(c));
         }
         if (!calls.isEmpty()) {
             double startup = (end.processNanos() - end.at() + first) * 1e-9, span = (last - first) * 1e-9;
             double tail = (end.at() - last) * 1e-9;
             out.printf(Locale.ROOT, "  phases: start-up until the first kernel call %.2f s; first to last call %.2f s "
                 + "(kernels %.3f s, trace writing %.3f s, the rest of GATK's work %.2f s); after the last call %.2f s%n",
-                startup, span, recPair + recSw, traced, span - recPair - recSw - traced, tail);
+                startup, span, recPair + recSw + recPd, traced, span - recPair - recSw - recPd - traced, tail);
         }
-        double base = wall - traced - recPair - recSw;
+        double base = wall - traced - recPair - recSw - recPd;
         out.printf(Locale.ROOT, "  %-14s %10s %10s %12s %9s  %s%n", "engine", "PairHMM s", "SW s", "projected s",
             "kernels", "check");
         out.printf(Locale.ROOT, "  %-14s %10.3f %10.3f %12.2f %8.1f%%  %s%n", "recorded", recPair, recSw,
-            wall - traced, 100 * (recPair + recSw) / Math.max(1e-9, wall - traced), "-");
+            wall - traced, 100 * (recPair + recSw + recPd) / Math.max(1e-9, wall - traced), "-");
         boolean ok = true;
         for (Map.Entry<String, Result> en : results.entrySet()) {
             Result r = en.getValue();
-            long[] t = r.nanos.getOrDefault(busy.getKey(), new long[2]);
-            double p = t[0] * 1e-9, s = t[1] * 1e-9, projected = base + p + s;
+            long[] t = r.nanos.getOrDefault(busy.getKey(), new long[3]);
+            double p = t[0] * 1e-9, s = t[1] * 1e-9, d = t[2] * 1e-9, projected = base + p + s + d;
             // dpaccel's SW gives GATK's Java aligner's CIGARs; GKL's native one breaks some ties
             // otherwise: alignments must match only where the same family recorded them
             boolean sameSw = en.getKey().startsWith(end.swEngine());
-            boolean pass = r.differing == 0 && (r.swMismatch == 0 || !sameSw);
+            boolean pass = r.differing == 0 && r.pdDiffering == 0 && (r.swMismatch == 0 || !sameSw);
             ok &= pass;
             String check = String.format(Locale.ROOT, "%s: %d of %d likelihoods identical, max |diff| %.3g; "
                 + "%d SW mismatches%s", pass ? "ok" : "FAILED", r.exact, pairs, r.maxDiff, r.swMismatch,
                 r.swMismatch > 0 && !sameSw ? " (allowed: recorded on " + end.swEngine() + ", whose aligner breaks "
                     + "some ties otherwise)" : "")
+                + (pdCalls == 0 ? "" : r.pdReplayed ? String.format(Locale.ROOT, "; PDHMM %.3f s, %d of %d identical, "
+                    + "max |diff| %.3g", d, r.pdExact, pdPairs, r.pdMaxDiff) : "; PDHMM not replayed (recorded time)")
                 + (r.firstProblem == null ? "" : " (first: " + r.firstProblem + ")");
             out.printf(Locale.ROOT, "  %-14s %10.3f %10.3f %12.2f %8.1f%%  %s%n", en.getKey(), p, s, projected,
-                100 * (p + s) / Math.max(1e-9, projected), check);
+                100 * (p + s + d) / Math.max(1e-9, projected), check);
         }
         return ok;
     }
 
     private long callerThreads() {
-        return calls.stream().mapToLong(t -> t instanceof TraceRecord.PairHmm p ? p.thread()
-            : ((TraceRecord.Sw) t).thread()).distinct().count();
+        return calls.stream().mapToLong(TraceReplay::thread).distinct().count();
     }
 }

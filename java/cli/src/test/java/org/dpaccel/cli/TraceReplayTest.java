@@ -18,10 +18,14 @@ import org.broadinstitute.gatk.nativebindings.pairhmm.ReadDataHolder;
 import org.broadinstitute.gatk.nativebindings.smithwaterman.SWNativeAlignerResult;
 import org.broadinstitute.gatk.nativebindings.smithwaterman.SWOverhangStrategy;
 import org.broadinstitute.gatk.nativebindings.smithwaterman.SWParameters;
+import org.dpaccel.Config;
+import org.dpaccel.DpaContext;
 import org.dpaccel.gatk.DpaPairHmm;
 import org.dpaccel.gatk.DpaSmithWaterman;
 import org.dpaccel.gatk.trace.TraceRecord;
 import org.dpaccel.gatk.trace.TraceWriter;
+import org.dpaccel.pdhmm.Pdhmm;
+import org.dpaccel.pdhmm.PdhmmGklBatches;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -169,6 +173,59 @@ class TraceReplayTest {
         assertTrue(res.out().matches("(?s).*dpaccel-cpu .* ok: \\d+ of 17459 likelihoods identical, max \\|diff\\| "
             + "[0-9.e-]+; \\d+ SW mismatches.*"), res.out());
         System.out.println(res.out());
+    }
+
+    /**
+     * GATK 4.7's PDHMM calls in a trace (format version 2): replayed on dpaccel with the recorded
+     * row semantics to the recorded bits (the values themselves are checked against GATK's Java in
+     * the drop-in's PdhmmOracleTest), counted in the projection; GKL engines without PDHMM keep the
+     * recorded time and say so; a tampered PDHMM result fails the check naming PDHMM.
+     */
+    @Test
+    void pdhmmCallsReplayWithTheirRowSemantics() throws Exception {
+        for (double tamper : new double[] { 0, 0.01 }) {
+            Random r = new Random(31);
+            Path f = dir.resolve("pd-" + tamper + ".dpatrace");
+            long thread = Thread.currentThread().getId();
+            TraceWriter w = new TraceWriter(f, "TraceReplayTest pdhmm");
+            try (DpaContext ctx = DpaContext.create(Config.builder().threads(1).build())) {
+                for (int c = 0; c < 6; c++) {
+                    int nr = 2 + r.nextInt(5), nh = 1 + r.nextInt(4);
+                    byte[][][] reads = new byte[nr][][], haps = new byte[nh][][];
+                    for (int i = 0; i < nr; i++) {
+                        int len = 40 + r.nextInt(60);
+                        reads[i] = new byte[][] { bases(r, len), quals(r, len, 6, 40), quals(r, len, 40, 45),
+                            quals(r, len, 40, 45), quals(r, len, 10, 10) };
+                    }
+                    for (int h = 0; h < nh; h++) {
+                        int len = 80 + r.nextInt(80);
+                        byte[] pd = new byte[len];
+                        pd[len / 2] = (byte) (Pdhmm.SNP | Pdhmm.T);
+                        haps[h] = new byte[][] { bases(r, len), pd };
+                    }
+                    double[] out = new double[nr * nh];
+                    long t0 = System.nanoTime();
+                    PdhmmGklBatches.compute(ctx, reads, haps, 5, c % 2 == 0 ? 4 : 0, Pdhmm.Rows.GKL_SERIAL, out);
+                    long dt = System.nanoTime() - t0;
+                    if (c == 3) {
+                        out[out.length - 1] += tamper;
+                    }
+                    w.write(new TraceRecord.Pdhmm(thread, w.at(t0), dt, 5, c % 2 == 0 ? 4 : 0, "GKL_SERIAL", reads,
+                        haps, out));
+                }
+                w.close("dpaccel", "none");
+            }
+            Cli.Result res = Cli.run("bench", "trace", "--engines", "cpu", "--repeat", "0", f.toString());
+            assertTrue(res.out().contains("6 PDHMM calls"), res.out());
+            if (tamper == 0) {
+                assertEquals(0, res.rc(), res.toString());
+                assertTrue(res.out().matches("(?s).*dpaccel-cpu [^\\n]* ok: [^\\n]*PDHMM [0-9.]+ s, (\\d+) of \\1 "
+                    + "identical.*"), res.out());
+            } else {
+                assertEquals(ExitCodes.INTERNAL, res.rc(), res.toString());
+                assertTrue(res.out().contains("FAILED") && res.out().contains("first: PDHMM"), res.out());
+            }
+        }
     }
 
     @Test

@@ -1,7 +1,8 @@
 package org.dpaccel.gatk.trace;
 
 /**
- * The trace file, version 1: a gzip stream of big-endian {@code DataOutput} values.
+ * The trace file, version 2 (version 1, without kind 5, is still read): a gzip stream of
+ * big-endian {@code DataOutput} values.
  *
  * <pre>
  * "DPATRACE" int version UTF origin
@@ -14,6 +15,9 @@ package org.dpaccel.gatk.trace;
  *                  int match, mismatch, open, extend, byte overhang, UTF cigar, int offset
  *   4 End          long at, long processNanos, long traceNanos, UTF pairHmmEngine, UTF swEngine,
  *                  long skipped (calls not recorded: beyond the limits below)
+ *   5 Pdhmm        long thread, long at, long nanos, int batch, int lanes, byte carriedRows
+ *                  (0 GATK, 1 GKL_SERIAL), int reads, int haps, reads x 5 byte arrays (as
+ *                  PairHmm), haps x 2 byte arrays (bases, PD bases), reads x haps doubles
  * byte array: int length, then the bytes.
  * </pre>
  *
@@ -22,11 +26,14 @@ package org.dpaccel.gatk.trace;
  */
 final class TraceFormat {
     static final byte[] MAGIC = { 'D', 'P', 'A', 'T', 'R', 'A', 'C', 'E' };
-    static final int VERSION = 1;
+    static final int VERSION = 2;
+    /** the oldest version this dpaccel reads */
+    static final int FIRST_VERSION = 1;
     static final byte PAIRHMM_INIT = 1;
     static final byte PAIRHMM = 2;
     static final byte SW = 3;
     static final byte END = 4;
+    static final byte PDHMM = 5;
     /** bytes in one sequence or quality array */
     static final int MAX_ARRAY = 1 << 24;
     /** reads or haplotypes in one computeLikelihoods call */

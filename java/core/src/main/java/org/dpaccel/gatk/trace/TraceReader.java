@@ -23,6 +23,7 @@ public final class TraceReader implements AutoCloseable {
     private final String origin;
     private long index;
     private boolean ended;
+    private int version;
     private String field = "header";
 
     /**
@@ -62,10 +63,11 @@ public final class TraceReader implements AutoCloseable {
             }
             field = "version";
             int v = in.readInt();
-            if (v != TraceFormat.VERSION) {
+            if (v < TraceFormat.FIRST_VERSION || v > TraceFormat.VERSION) {
                 throw new TraceFormatException(source + ": trace format version " + v + "; this dpaccel reads "
-                    + TraceFormat.VERSION);
+                    + TraceFormat.FIRST_VERSION + " to " + TraceFormat.VERSION);
             }
+            version = v;
             field = "origin";
             origin = in.readUTF();
         } catch (TraceFormatException e) {
@@ -112,6 +114,12 @@ public final class TraceReader implements AutoCloseable {
                     return pairHmm();
                 case TraceFormat.SW:
                     return sw();
+                case TraceFormat.PDHMM:
+                    if (version < 2) {
+                        throw new TraceFormatException(where() + ": a PDHMM record in a version " + version
+                            + " trace");
+                    }
+                    return pdhmm();
                 case TraceFormat.END:
                     TraceRecord.End e = new TraceRecord.End(readLong("at"), readLong("processNanos"),
                         readLong("traceNanos"), readUtf("pairHmmEngine"), readUtf("swEngine"),
@@ -123,7 +131,7 @@ public final class TraceReader implements AutoCloseable {
                     }
                     return e;
                 default:
-                    throw new TraceFormatException(where() + ": unknown record kind " + kind + " (1-4)");
+                    throw new TraceFormatException(where() + ": unknown record kind " + kind + " (1-5)");
             }
         } catch (TraceFormatException e) {
             throw e;
@@ -139,28 +147,58 @@ public final class TraceReader implements AutoCloseable {
             throw new TraceFormatException(where() + ": " + nr + " reads x " + nh + " haplotypes exceed "
                 + TraceFormat.MAX_RESULTS + " results");
         }
-        String[] names = { "bases", "quals", "insGop", "delGop", "gcp" };
-        byte[][][] reads = new byte[nr][5][];
-        long bytes = 0;
-        for (int r = 0; r < nr; r++) {
-            for (int k = 0; k < 5; k++) {
-                reads[r][k] = readBytes("read " + r + " " + names[k]);
-                bytes += reads[r][k].length;
-                if (reads[r][k].length != reads[r][0].length) {
-                    throw new TraceFormatException(where() + ": " + reads[r][k].length + " bytes, the read's bases "
-                        + reads[r][0].length);
-                }
-            }
-            recordBytes(bytes);
-        }
+        long[] bytes = { 0 };
+        byte[][][] reads = groups(nr, "read", new String[] { "bases", "quals", "insGop", "delGop", "gcp" }, bytes);
         byte[][] haps = new byte[nh][];
         for (int h = 0; h < nh; h++) {
             haps[h] = readBytes("haplotype " + h);
-            bytes += haps[h].length;
-            recordBytes(bytes);
+            bytes[0] += haps[h].length;
+            recordBytes(bytes[0]);
         }
-        // grown as the values arrive: a damaged count must not allocate what the file does not hold
-        int n = nr * nh;
+        double[] out = doubles(nr * nh);
+        return new TraceRecord.PairHmm(thread, at, nanos, reads, haps, out);
+    }
+
+    private TraceRecord.Pdhmm pdhmm() throws IOException {
+        long thread = readLong("thread"), at = readLong("at"), nanos = readNanos();
+        int batch = readInt("batch", 1, Integer.MAX_VALUE), lanes = readInt("lanes", 0, 64);
+        field = "carriedRows";
+        int rows = in.readUnsignedByte();
+        if (rows >= TraceRecord.Pdhmm.CARRIED_ROWS.length) {
+            throw new TraceFormatException(where() + ": carried rows " + rows + " (0-"
+                + (TraceRecord.Pdhmm.CARRIED_ROWS.length - 1) + ")");
+        }
+        int nr = readInt("reads", 0, TraceFormat.MAX_COUNT), nh = readInt("haps", 0, TraceFormat.MAX_COUNT);
+        if ((long) nr * nh > TraceFormat.MAX_RESULTS) {
+            throw new TraceFormatException(where() + ": " + nr + " reads x " + nh + " haplotypes exceed "
+                + TraceFormat.MAX_RESULTS + " results");
+        }
+        long[] bytes = { 0 };
+        byte[][][] reads = groups(nr, "read", new String[] { "bases", "quals", "insGop", "delGop", "gcp" }, bytes);
+        byte[][][] haps = groups(nh, "haplotype", new String[] { "bases", "pdBases" }, bytes);
+        return new TraceRecord.Pdhmm(thread, at, nanos, batch, lanes, TraceRecord.Pdhmm.CARRIED_ROWS[rows], reads,
+            haps, doubles(nr * nh));
+    }
+
+    /** n groups of equally long byte arrays (a read's bases and qualities, a haplotype's two). */
+    private byte[][][] groups(int n, String what, String[] names, long[] bytes) throws IOException {
+        byte[][][] g = new byte[n][names.length][];
+        for (int i = 0; i < n; i++) {
+            for (int k = 0; k < names.length; k++) {
+                g[i][k] = readBytes(what + " " + i + " " + names[k]);
+                bytes[0] += g[i][k].length;
+                if (g[i][k].length != g[i][0].length) {
+                    throw new TraceFormatException(where() + ": " + g[i][k].length + " bytes, the " + what + "'s "
+                        + names[0] + " " + g[i][0].length);
+                }
+            }
+            recordBytes(bytes[0]);
+        }
+        return g;
+    }
+
+    /** n doubles, the array grown as they arrive: a damaged count must not allocate what the file does not hold. */
+    private double[] doubles(int n) throws IOException {
         double[] out = new double[Math.min(n, 1 << 12)];
         field = "likelihoods";
         for (int i = 0; i < n; i++) {
@@ -169,7 +207,7 @@ public final class TraceReader implements AutoCloseable {
             }
             out[i] = in.readDouble();
         }
-        return new TraceRecord.PairHmm(thread, at, nanos, reads, haps, out);
+        return out;
     }
 
     private TraceRecord.Sw sw() throws IOException {

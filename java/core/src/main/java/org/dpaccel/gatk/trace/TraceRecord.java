@@ -53,6 +53,29 @@ public sealed interface TraceRecord {
     }
 
     /**
+     * GKL 0.9.1's {@code IntelPDHMM.computeLikelihoods} (GATK 4.7's PDHMM path): every read against
+     * every haplotype, results read-major, with the row semantics the drop-in used
+     * ({@code org.dpaccel.pdhmm.PdhmmGklBatches}: batches of {@code batch} pairs, whole groups of
+     * {@code lanes} pairs with GKL's vector rows, the rest {@code carriedRows}), so a replay asks
+     * the library for the same values.
+     *
+     * @param thread caller thread id
+     * @param at start, nanoseconds after the trace opened
+     * @param nanos time in the call
+     * @param batch pairs per GKL batch
+     * @param lanes GKL's vector width in pairs, 0 for none
+     * @param carriedRows the other pairs' rows, {@code Pdhmm.Rows} by name: "GATK" or "GKL_SERIAL"
+     * @param reads per read: bases, base qualities, insertion GOP, deletion GOP, GCP
+     * @param haps per haplotype: bases, PD bases
+     * @param out the log10 likelihoods the call returned
+     */
+    record Pdhmm(long thread, long at, long nanos, int batch, int lanes, String carriedRows, byte[][][] reads,
+        byte[][][] haps, double[] out) implements TraceRecord {
+        /** The carried rows as the trace stores them (their index). */
+        static final String[] CARRIED_ROWS = { "GATK", "GKL_SERIAL" };
+    }
+
+    /**
      * The last record, written when the process exits: the process's wall time so far, the time the
      * trace itself cost the callers, and which engines served the calls.
      *

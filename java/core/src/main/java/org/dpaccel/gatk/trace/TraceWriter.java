@@ -116,23 +116,15 @@ public final class TraceWriter implements AutoCloseable {
         long s = System.nanoTime();
         check();
         // validated before the kind byte, so a call the reader would refuse never half-writes
-        long bytes = 0;
-        boolean ok = r.reads().length <= TraceFormat.MAX_COUNT && r.haps().length <= TraceFormat.MAX_COUNT
+        long rb = groupBytes(r.reads(), 5), hb = 0;
+        boolean ok = rb >= 0 && r.haps().length <= TraceFormat.MAX_COUNT
             && r.out().length == (long) r.reads().length * r.haps().length
             && r.out().length <= TraceFormat.MAX_RESULTS;
-        for (int i = 0; ok && i < r.reads().length; i++) {
-            byte[][] read = r.reads()[i];
-            ok = read != null && read.length == 5;
-            for (int k = 0; ok && k < 5; k++) {
-                ok = fits(read[k]) && read[k].length == read[0].length;
-                bytes += ok ? read[k].length : 0;
-            }
-        }
         for (int h = 0; ok && h < r.haps().length; h++) {
             ok = fits(r.haps()[h]);
-            bytes += ok ? r.haps()[h].length : 0;
+            hb += ok ? r.haps()[h].length : 0;
         }
-        if (!ok || bytes > TraceFormat.MAX_RECORD_BYTES) {
+        if (!ok || rb + hb > TraceFormat.MAX_RECORD_BYTES) {
             skipped++; // beyond the format's limits: counted in the End record, not written
             traceNanos += System.nanoTime() - s;
             return;
@@ -186,6 +178,72 @@ public final class TraceWriter implements AutoCloseable {
         out.writeUTF(r.cigar());
         out.writeInt(r.offset());
         traceNanos += System.nanoTime() - s;
+    }
+
+    /**
+     * Records an IntelPDHMM computeLikelihoods call.
+     *
+     * @param r the record
+     * @throws IOException on a write error
+     */
+    public synchronized void write(TraceRecord.Pdhmm r) throws IOException {
+        long s = System.nanoTime();
+        check();
+        int rows = java.util.Arrays.asList(TraceRecord.Pdhmm.CARRIED_ROWS).indexOf(r.carriedRows());
+        long rb = groupBytes(r.reads(), 5), hb = groupBytes(r.haps(), 2);
+        if (rb < 0 || hb < 0 || rb + hb > TraceFormat.MAX_RECORD_BYTES || rows < 0 || r.batch() < 1 || r.lanes() < 0
+            || r.out().length != (long) r.reads().length * r.haps().length
+            || r.out().length > TraceFormat.MAX_RESULTS) {
+            skipped++; // beyond the format's limits: counted in the End record, not written
+            traceNanos += System.nanoTime() - s;
+            return;
+        }
+        out.writeByte(TraceFormat.PDHMM);
+        out.writeLong(r.thread());
+        out.writeLong(r.at());
+        out.writeLong(r.nanos());
+        out.writeInt(r.batch());
+        out.writeInt(r.lanes());
+        out.writeByte(rows);
+        out.writeInt(r.reads().length);
+        out.writeInt(r.haps().length);
+        for (byte[][] g : r.reads()) {
+            for (byte[] a : g) {
+                bytes(a);
+            }
+        }
+        for (byte[][] g : r.haps()) {
+            for (byte[] a : g) {
+                bytes(a);
+            }
+        }
+        for (double d : r.out()) {
+            out.writeDouble(d);
+        }
+        traceNanos += System.nanoTime() - s;
+    }
+
+    /**
+     * The bytes of {@code groups} (each {@code per} arrays of one length, as a read's bases and
+     * qualities), or -1 when they break the format's limits.
+     */
+    private static long groupBytes(byte[][][] groups, int per) {
+        if (groups.length > TraceFormat.MAX_COUNT) {
+            return -1;
+        }
+        long bytes = 0;
+        for (byte[][] g : groups) {
+            if (g == null || g.length != per) {
+                return -1;
+            }
+            for (byte[] a : g) {
+                if (!fits(a) || a.length != g[0].length) {
+                    return -1;
+                }
+                bytes += a.length;
+            }
+        }
+        return bytes;
     }
 
     private void bytes(byte[] b) throws IOException {

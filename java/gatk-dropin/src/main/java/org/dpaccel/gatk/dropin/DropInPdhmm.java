@@ -19,6 +19,7 @@ import org.dpaccel.Dpaccel;
 import org.dpaccel.DpaccelException;
 import org.dpaccel.pdhmm.Pdhmm;
 import org.dpaccel.pdhmm.PdhmmBatch;
+import org.dpaccel.pdhmm.PdhmmGklBatches;
 
 /**
  * What the drop-in's {@code com.intel.gkl.pdhmm.IntelPDHMM} (GKL 0.9.1's class, which GATK 4.7's
@@ -402,51 +403,42 @@ public final class DropInPdhmm implements PDHMMNativeBinding {
             }
             g = gkl;
         }
-        if (g != null) {
-            g.computeLikelihoods(readDataArray, haplotypeDataArray, likelihoodArray);
-            return;
-        }
-        if (likelihoodArray.length == 0) {
+        if (likelihoodArray.length == 0 && g == null) {
             return;
         }
         long t0 = System.nanoTime();
-        int nh = haplotypeDataArray.length, total = likelihoodArray.length;
+        int total = likelihoodArray.length;
         // GKL's batches (JavaData): read-major pairs, as many as its memory bound allows
         int maxRead = 0, maxHap = 0;
-        for (ReadDataHolder r : readDataArray) {
+        byte[][][] reads = new byte[readDataArray.length][][], haps = new byte[haplotypeDataArray.length][][];
+        for (int i = 0; i < reads.length; i++) {
+            ReadDataHolder r = readDataArray[i];
+            reads[i] = new byte[][] { r.readBases, r.readQuals, r.insertionGOP, r.deletionGOP, r.overallGCP };
             maxRead = Math.max(maxRead, r.readBases.length);
         }
-        for (HaplotypeDataHolder h : haplotypeDataArray) {
+        for (int i = 0; i < haps.length; i++) {
+            HaplotypeDataHolder h = haplotypeDataArray[i];
+            haps[i] = new byte[][] { h.haplotypeBases, h.haplotypePDBases };
             maxHap = Math.max(maxHap, h.haplotypeBases.length);
         }
         long perPair = 5L * maxRead + 2L * maxHap + 8 + 16;
         int batch = (int) Math.max(1, Math.min(total, gklMaxMemoryMb * 1024 * 1024 / perPair));
-        long cells = 0;
+        int lanes = rows == Pdhmm.Rows.GATK ? 0 : gklLanes;
+        if (g != null) {
+            g.computeLikelihoods(readDataArray, haplotypeDataArray, likelihoodArray);
+            DropInTrace.pdhmm(reads, haps, batch, lanes, carriedRows().name(), likelihoodArray, t0,
+                System.nanoTime() - t0);
+            return;
+        }
+        long cells;
         try {
-            for (int start = 0; start < total; start += batch) {
-                int end = Math.min(total, start + batch), carried = carriedFrom(start, end);
-                for (int part = 0; part < 2; part++) {
-                    int from = part == 0 ? start : carried, to = part == 0 ? carried : end;
-                    if (from == to) {
-                        continue;
-                    }
-                    PdhmmBatch.Builder b = PdhmmBatch.builder();
-                    for (int k = from; k < to; k++) {
-                        ReadDataHolder r = readDataArray[k / nh];
-                        HaplotypeDataHolder h = haplotypeDataArray[k % nh];
-                        b.add(h.haplotypeBases, h.haplotypePDBases, r.readBases, r.readQuals, r.insertionGOP,
-                            r.deletionGOP, r.overallGCP);
-                        cells += (long) h.haplotypeBases.length * r.readBases.length;
-                    }
-                    double[] out = Pdhmm.compute(context(), b.build(), part == 0 ? Pdhmm.Rows.GKL : carriedRows(),
-                        null, null);
-                    System.arraycopy(out, 0, likelihoodArray, from, out.length);
-                }
-            }
+            cells = PdhmmGklBatches.compute(context(), reads, haps, batch, lanes, carriedRows(), likelihoodArray);
         } catch (DpaccelException e) {
             throw new IllegalArgumentException("dpaccel PDHMM: " + e.getMessage(), e);
         }
-        NANOS.addAndGet(System.nanoTime() - t0);
+        long nanos = System.nanoTime() - t0;
+        DropInTrace.pdhmm(reads, haps, batch, lanes, carriedRows().name(), likelihoodArray, t0, nanos);
+        NANOS.addAndGet(nanos);
         PAIRS.addAndGet(total);
         CELLS.addAndGet(cells);
     }

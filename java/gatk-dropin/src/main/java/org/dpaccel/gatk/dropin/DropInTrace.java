@@ -19,8 +19,9 @@ import org.dpaccel.gatk.trace.TraceWriter;
 
 /**
  * The drop-in's opt-in recorder ({@code -Ddpaccel.gatk.trace=FILE}; {@code %p} in FILE becomes the
- * process id, for Spark executors): every PairHMM initialize and computeLikelihoods call and every
- * Smith-Waterman align call that reaches the drop-in, with its inputs, its result, the caller's
+ * process id, for Spark executors): every PairHMM initialize and computeLikelihoods call, every
+ * PDHMM computeLikelihoods call (GATK 4.7's; GKL's flat computePDHMM is not recorded) and every Smith-Waterman align call that reaches the drop-in, with its
+ * inputs, its result, the caller's
  * thread and the time the call took on whichever engine served it (dpaccel, or Intel GKL with the
  * drop-in's off switch). The file is complete when the JVM exits (a shutdown hook closes it); the
  * replay tool ({@link Replay}) reads it. A write error stops the recording with one warning and
@@ -129,6 +130,20 @@ final class DropInTrace {
                 h[i] = haps[i].haplotypeBases;
             }
             w.write(new TraceRecord.PairHmm(Thread.currentThread().getId(), w.at(t0), nanos, r, h, out));
+        } catch (IOException | RuntimeException e) {
+            fail(w, e);
+        }
+    }
+
+    static void pdhmm(byte[][][] reads, byte[][][] haps, int batch, int lanes, String carriedRows, double[] out,
+        long t0, long nanos) {
+        TraceWriter w = writer();
+        if (w == null) {
+            return;
+        }
+        try {
+            w.write(new TraceRecord.Pdhmm(Thread.currentThread().getId(), w.at(t0), nanos, batch, lanes, carriedRows,
+                reads, haps, out));
         } catch (IOException | RuntimeException e) {
             fail(w, e);
         }

@@ -119,6 +119,62 @@ class DropInTraceTest {
     }
 
     /**
+     * GATK 4.7's PDHMM calls (computeLikelihoods) are recorded with the row semantics the drop-in
+     * used (GKL's batches and vector width), so the library repeats them to the same bits: the
+     * replay's check. 5 reads x 7 haplotypes = 35 pairs, not a multiple of GKL's 4 or 8 lanes, so
+     * both row semantics occur.
+     */
+    @Test
+    void recordsPdhmmCallsThatReplayToTheSameBits() throws Exception {
+        Path f = dir.resolve("pd.dpatrace");
+        PdhmmCases c = PdhmmCases.generate(77, 12, 20, 120, 10, 90, false);
+        var reads = new org.broadinstitute.gatk.nativebindings.pdhmm.ReadDataHolder[5];
+        var haps = new org.broadinstitute.gatk.nativebindings.pdhmm.HaplotypeDataHolder[7];
+        for (int i = 0; i < 5; i++) {
+            reads[i] = PdhmmCases.readHolder(c.pairs.get(i));
+        }
+        for (int i = 0; i < 7; i++) {
+            haps[i] = PdhmmCases.hapHolder(c.pairs.get(5 + i));
+        }
+        double[] out = new double[35];
+        System.setProperty(DropInTrace.PROPERTY, f.toString());
+        DropInTrace.reset();
+        try {
+            com.intel.gkl.pdhmm.IntelPDHMM h = new com.intel.gkl.pdhmm.IntelPDHMM();
+            assertTrue(h.load(null));
+            h.initialize(null);
+            h.computeLikelihoods(reads, haps, out);
+            h.done();
+            DropInTrace.close();
+        } finally {
+            System.clearProperty(DropInTrace.PROPERTY);
+            DropInTrace.reset();
+        }
+        try (TraceReader r = TraceReader.open(f)) {
+            TraceRecord.Pdhmm p = (TraceRecord.Pdhmm) r.next();
+            assertEquals(Thread.currentThread().getId(), p.thread());
+            assertEquals("GKL_SERIAL", p.carriedRows()); // the default row mode, gkl
+            assertTrue(p.lanes() == 0 || p.lanes() == 4 || p.lanes() == 8, "lanes " + p.lanes());
+            for (int i = 0; i < 5; i++) {
+                assertArrayEquals(reads[i].readBases, p.reads()[i][0]);
+                assertArrayEquals(reads[i].overallGCP, p.reads()[i][4]);
+            }
+            for (int i = 0; i < 7; i++) {
+                assertArrayEquals(haps[i].haplotypePDBases, p.haps()[i][1]);
+            }
+            assertArrayEquals(out, p.out());
+            try (org.dpaccel.DpaContext ctx = org.dpaccel.DpaContext.create(org.dpaccel.Config.builder().threads(2)
+                .build())) {
+                double[] again = new double[35];
+                org.dpaccel.pdhmm.PdhmmGklBatches.compute(ctx, p.reads(), p.haps(), p.batch(), p.lanes(),
+                    org.dpaccel.pdhmm.Pdhmm.Rows.valueOf(p.carriedRows()), again);
+                assertArrayEquals(out, again);
+            }
+            assertTrue(r.next() instanceof TraceRecord.End);
+        }
+    }
+
+    /**
      * A JVM whose calls were not all reported by done() (a Spark executor) owes a summary at exit;
      * after done() it owes nothing.
      */
