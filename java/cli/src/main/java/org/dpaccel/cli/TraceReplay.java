@@ -111,10 +111,16 @@ final class TraceReplay {
     /** What one engine did: kernel nanos per recorded thread, and the check's outcome. */
     static final class Result {
         final Map<Long, long[]> nanos = new LinkedHashMap<>(); // thread -> {pairhmm, sw, pdhmm}
-        long exact, differing, swMismatch, pdExact, pdDiffering;
-        double maxDiff, pdMaxDiff;
+        final Tally pairHmm = new Tally(), pdhmm = new Tally();
+        long swMismatch;
         String firstProblem;
         boolean pdReplayed;
+    }
+
+    /** Likelihoods checked against the recorded ones. */
+    static final class Tally {
+        long exact, differing;
+        double maxDiff;
     }
 
     static Engine dpaccel(String name) {
@@ -315,7 +321,7 @@ final class TraceReplay {
                     Pdhmm.Rows.valueOf(d.carriedRows()), got);
                 pdNanos += System.nanoTime() - t0;
                 if (check != null) {
-                    comparePdhmm(check, d.out(), got);
+                    compare(check, check.pdhmm, "PDHMM", d.out(), got);
                 }
             } else if (c[0] instanceof ReadDataHolder[] reads) {
                 double[] want = (double[]) c[2];
@@ -324,7 +330,7 @@ final class TraceReplay {
                 e.pairHmm().computeLikelihoods(reads, (HaplotypeDataHolder[]) c[1], got);
                 pairNanos += System.nanoTime() - t0;
                 if (check != null) {
-                    compare(check, want, got);
+                    compare(check, check.pairHmm, "PairHMM", want, got);
                 }
             } else {
                 long t0 = System.nanoTime();
@@ -345,41 +351,21 @@ final class TraceReplay {
         return new long[] { pairNanos, swNanos, pdNanos };
     }
 
-    /** PDHMM results: the same tolerance as PairHMM's (GKL 0.9.1 and dpaccel agree to ~1e-14). */
-    private static void comparePdhmm(Result check, double[] want, double[] got) {
+    /** The same tolerance for PDHMM as for PairHMM (GKL 0.9.1 and dpaccel agree to ~1e-14 there). */
+    private static void compare(Result check, Tally t, String what, double[] want, double[] got) {
         synchronized (check) {
             for (int i = 0; i < want.length; i++) {
                 if (Double.compare(want[i], got[i]) == 0) {
-                    check.pdExact++;
+                    t.exact++;
                     continue;
                 }
                 double d = Math.abs(want[i] - got[i]);
                 d = Double.isNaN(d) ? Double.POSITIVE_INFINITY : d;
-                check.pdMaxDiff = Math.max(check.pdMaxDiff, d);
+                t.maxDiff = Math.max(t.maxDiff, d);
                 if (d > TOLERANCE) {
-                    check.pdDiffering++;
+                    t.differing++;
                     if (check.firstProblem == null) {
-                        check.firstProblem = "PDHMM: " + got[i] + ", recorded " + want[i];
-                    }
-                }
-            }
-        }
-    }
-
-    private static void compare(Result check, double[] want, double[] got) {
-        synchronized (check) {
-            for (int i = 0; i < want.length; i++) {
-                if (Double.compare(want[i], got[i]) == 0) {
-                    check.exact++;
-                    continue;
-                }
-                double d = Math.abs(want[i] - got[i]);
-                d = Double.isNaN(d) ? Double.POSITIVE_INFINITY : d;
-                check.maxDiff = Math.max(check.maxDiff, d);
-                if (d > TOLERANCE) {
-                    check.differing++;
-                    if (check.firstProblem == null) {
-                        check.firstProblem = "PairHMM: " + got[i] + ", recorded " + want[i];
+                        check.firstProblem = what + ": " + got[i] + ", recorded " + want[i];
                     }
                 }
             }
@@ -451,14 +437,14 @@ final class TraceReplay {
             // dpaccel's SW gives GATK's Java aligner's CIGARs; GKL's native one breaks some ties
             // otherwise: alignments must match only where the same family recorded them
             boolean sameSw = en.getKey().startsWith(end.swEngine());
-            boolean pass = r.differing == 0 && r.pdDiffering == 0 && (r.swMismatch == 0 || !sameSw);
+            boolean pass = r.pairHmm.differing == 0 && r.pdhmm.differing == 0 && (r.swMismatch == 0 || !sameSw);
             ok &= pass;
             String check = String.format(Locale.ROOT, "%s: %d of %d likelihoods identical, max |diff| %.3g; "
-                + "%d SW mismatches%s", pass ? "ok" : "FAILED", r.exact, pairs, r.maxDiff, r.swMismatch,
+                + "%d SW mismatches%s", pass ? "ok" : "FAILED", r.pairHmm.exact, pairs, r.pairHmm.maxDiff, r.swMismatch,
                 r.swMismatch > 0 && !sameSw ? " (allowed: recorded on " + end.swEngine() + ", whose aligner breaks "
                     + "some ties otherwise)" : "")
                 + (pdCalls == 0 ? "" : r.pdReplayed ? String.format(Locale.ROOT, "; PDHMM %.3f s, %d of %d identical, "
-                    + "max |diff| %.3g", d, r.pdExact, pdPairs, r.pdMaxDiff) : "; PDHMM not replayed (recorded time)")
+                    + "max |diff| %.3g", d, r.pdhmm.exact, pdPairs, r.pdhmm.maxDiff) : "; PDHMM not replayed (recorded time)")
                 + (r.firstProblem == null ? "" : " (first: " + r.firstProblem + ")");
             out.printf(Locale.ROOT, "  %-14s %10.3f %10.3f %12.2f %8.1f%%  %s%n", en.getKey(), p, s, projected,
                 100 * (p + s + d) / Math.max(1e-9, projected), check);

@@ -142,11 +142,8 @@ public final class TraceReader implements AutoCloseable {
 
     private TraceRecord.PairHmm pairHmm() throws IOException {
         long thread = readLong("thread"), at = readLong("at"), nanos = readNanos();
-        int nr = readInt("reads", 0, TraceFormat.MAX_COUNT), nh = readInt("haps", 0, TraceFormat.MAX_COUNT);
-        if ((long) nr * nh > TraceFormat.MAX_RESULTS) {
-            throw new TraceFormatException(where() + ": " + nr + " reads x " + nh + " haplotypes exceed "
-                + TraceFormat.MAX_RESULTS + " results");
-        }
+        int[] n = counts();
+        int nr = n[0], nh = n[1];
         long[] bytes = { 0 };
         byte[][][] reads = groups(nr, "read", new String[] { "bases", "quals", "insGop", "delGop", "gcp" }, bytes);
         byte[][] haps = new byte[nh][];
@@ -168,16 +165,23 @@ public final class TraceReader implements AutoCloseable {
             throw new TraceFormatException(where() + ": carried rows " + rows + " (0-"
                 + (TraceRecord.Pdhmm.CARRIED_ROWS.length - 1) + ")");
         }
-        int nr = readInt("reads", 0, TraceFormat.MAX_COUNT), nh = readInt("haps", 0, TraceFormat.MAX_COUNT);
-        if ((long) nr * nh > TraceFormat.MAX_RESULTS) {
-            throw new TraceFormatException(where() + ": " + nr + " reads x " + nh + " haplotypes exceed "
-                + TraceFormat.MAX_RESULTS + " results");
-        }
+        int[] n = counts();
+        int nr = n[0], nh = n[1];
         long[] bytes = { 0 };
         byte[][][] reads = groups(nr, "read", new String[] { "bases", "quals", "insGop", "delGop", "gcp" }, bytes);
         byte[][][] haps = groups(nh, "haplotype", new String[] { "bases", "pdBases" }, bytes);
         return new TraceRecord.Pdhmm(thread, at, nanos, batch, lanes, TraceRecord.Pdhmm.CARRIED_ROWS[rows], reads,
             haps, doubles(nr * nh));
+    }
+
+    /** The reads and haplotypes of a call, within the format's limits. */
+    private int[] counts() throws IOException {
+        int nr = readInt("reads", 0, TraceFormat.MAX_COUNT), nh = readInt("haps", 0, TraceFormat.MAX_COUNT);
+        if ((long) nr * nh > TraceFormat.MAX_RESULTS) {
+            throw new TraceFormatException(where() + ": " + nr + " reads x " + nh + " haplotypes exceed "
+                + TraceFormat.MAX_RESULTS + " results");
+        }
+        return new int[] { nr, nh };
     }
 
     /** n groups of equally long byte arrays (a read's bases and qualities, a haplotype's two). */
