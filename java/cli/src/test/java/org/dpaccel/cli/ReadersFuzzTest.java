@@ -132,7 +132,8 @@ class ReadersFuzzTest {
     /**
      * The GATK drop-in's trace reader (dpaccel bench trace). The input is gzipped here so that the
      * fuzzer works on the format inside the compression; an odd first byte puts a valid header
-     * before the rest, so the records are reached without guessing the magic.
+     * before the rest (version 2 when bit 1 is set, else 1), so the records are reached without
+     * guessing the magic.
      */
     @FuzzTest(maxDuration = "10s")
     void gatkTrace(byte[] data) throws IOException {
@@ -140,7 +141,7 @@ class ReadersFuzzTest {
         try (java.io.DataOutputStream d = new java.io.DataOutputStream(new java.util.zip.GZIPOutputStream(raw))) {
             if (data.length > 0 && (data[0] & 1) == 1) {
                 d.writeBytes("DPATRACE");
-                d.writeInt(1);
+                d.writeInt((data[0] & 2) != 0 ? 2 : 1);
                 d.write(data, 1, data.length - 1);
             } else {
                 d.write(data);
