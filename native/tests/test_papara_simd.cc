@@ -62,20 +62,15 @@ class PaparaSimd : public ::testing::TestWithParam<Isa> {
         const int64_t S = b.sites;
         int32_t maxlen = 0;
         for (auto &r : b.reads) maxlen = std::max(maxlen, (int32_t)r.size());
-        std::vector<int16_t> mask(S * W), gap(S * W),
+        std::vector<int16_t> mask(S * W), gap(S * W), pre(S * DPA_PAPARA_PRE * W),
             scratch(dpa_papara_scratch_int16(S, maxlen, W));
         std::vector<int64_t> ref_scratch(2 * S);
         std::vector<int32_t> out(W);
+        dpa_papara_batch v = b.view();
         int bad = 0;
         for (size_t p0 = 0; p0 < b.profiles.size(); p0 += W) {
-            for (int k = 0; k < W; k++) {
-                const size_t e = std::min(p0 + k, b.profiles.size() - 1);
-                for (int64_t i = 0; i < S; i++) {
-                    mask[i * W + k] = b.profiles[e][i] & 15;
-                    gap[i * W + k] = (b.profiles[e][i] & DPA_PAPARA_CGAP_BIT) ? -1 : 0;
-                }
-            }
-            const dpa_papara_block blk = { (int32_t)p0, W, mask.data(), gap.data() };
+            dpa_papara_lay_out_block(&v, (int32_t)p0, W, &p, mask.data(), gap.data(), pre.data());
+            const dpa_papara_block blk = { (int32_t)p0, W, mask.data(), gap.data(), pre.data() };
             for (size_t r = 0; r < b.reads.size(); r++) {
                 const int32_t L = (int32_t)b.reads[r].size();
                 ASSERT_TRUE(dpa_papara_fits_int16(L, &p));

@@ -37,6 +37,7 @@ typedef struct papara_job {
     int32_t width;          /* profiles per block */
     int32_t num_blocks;
     int16_t *mask, *gap;    /* SIMD layout: num_blocks x num_sites x width */
+    int16_t *pre;           /* SIMD cost layout: num_blocks x num_sites x DPA_PAPARA_PRE x width */
     int32_t *scores;        /* caller's, or NULL */
     int32_t *part_best, *part_idx, *part_ties; /* num_blocks x num_reads */
     int lowest_wins;        /* the paper2012 model: min-plus */
@@ -120,7 +121,8 @@ static dpa_status papara_cpu(void *arg, int64_t first, int64_t count, int64_t *c
         const int32_t len = b->read_lengths[read];
         if (j->ops.block && dpa_papara_fits_int16(len, j->params)) {
             const dpa_papara_block bk = { p0, lanes, j->mask + (int64_t)blk * b->num_sites * W,
-                                          j->gap + (int64_t)blk * b->num_sites * W };
+                                          j->gap + (int64_t)blk * b->num_sites * W,
+                                          j->pre + (int64_t)blk * b->num_sites * DPA_PAPARA_PRE * W };
             j->ops.block(&bk, b->num_sites, b->read_masks + b->read_offsets[read], len,
                          j->params, simd_scratch, out);
         } else {
@@ -214,24 +216,15 @@ static const dpa_workload papara_workload = {
     .gpu = papara_gpu,
 };
 
-/* Site-major, lane-interleaved blocks; the tail lanes repeat the last profile. */
+/* Site-major, lane-interleaved blocks (dpa_papara_lay_out_block). */
 static void lay_out_blocks(papara_job *j)
 {
-    const dpa_papara_batch *b = j->batch;
+    const int64_t S = j->batch->num_sites;
     const int32_t W = j->width;
-    for (int32_t blk = 0; blk < j->num_blocks; blk++) {
-        int16_t *mk = j->mask + (int64_t)blk * b->num_sites * W;
-        int16_t *gp = j->gap + (int64_t)blk * b->num_sites * W;
-        for (int32_t k = 0; k < W; k++) {
-            int32_t e = blk * W + k;
-            if (e >= b->num_profiles) e = b->num_profiles - 1;
-            const uint8_t *prof = b->profiles + (int64_t)e * b->num_sites;
-            for (int64_t i = 0; i < b->num_sites; i++) {
-                mk[i * W + k] = (int16_t)(prof[i] & 15);
-                gp[i * W + k] = (prof[i] & DPA_PAPARA_CGAP_BIT) ? -1 : 0;
-            }
-        }
-    }
+    for (int32_t blk = 0; blk < j->num_blocks; blk++)
+        dpa_papara_lay_out_block(j->batch, blk * W, W, j->params, j->mask + (int64_t)blk * S * W,
+                                 j->gap + (int64_t)blk * S * W,
+                                 j->pre + (int64_t)blk * S * DPA_PAPARA_PRE * W);
 }
 
 static void reduce(const papara_job *j, const dpa_papara_output *o)
@@ -309,9 +302,10 @@ DPA_API dpa_status dpa_papara_score(dpa_context *ctx, const dpa_papara_batch *ba
         const size_t cells = (size_t)job.num_blocks * (size_t)batch->num_sites * job.width;
         job.mask = malloc(sizeof(int16_t) * cells);
         job.gap = malloc(sizeof(int16_t) * cells);
+        job.pre = malloc(sizeof(int16_t) * DPA_PAPARA_PRE * cells);
     }
     if (!job.part_best || !job.part_idx || !job.part_ties ||
-        (job.ops.block && (!job.mask || !job.gap))) {
+        (job.ops.block && (!job.mask || !job.gap || !job.pre))) {
         st = dpa_fail(DPA_ERR_OUT_OF_MEMORY, "papara: out of memory for %d profiles x %lld "
                       "sites", batch->num_profiles, (long long)batch->num_sites);
         goto cleanup;
@@ -333,5 +327,6 @@ cleanup:
     free(job.part_ties);
     free(job.mask);
     free(job.gap);
+    free(job.pre);
     return st;
 }

@@ -35,12 +35,25 @@ dpa_status dpa_papara_check_params(const dpa_papara_params *p);
  * |extend|, match, |match_cgap|) x (read_length + 2) (docs/papara.md derives it). */
 int dpa_papara_fits_int16(int32_t read_length, const dpa_papara_params *p);
 
+/* Vectors per site in a block's cost layout (pre): what read base A, C, G, T (mask bit 0-3)
+ * adds on the diagonal (match where the state has it, plus match_cgap on a flagged site),
+ * then the gap open and extend in the read (0 on a flagged site). */
+#define DPA_PAPARA_PRE 6
+
 typedef struct dpa_papara_block {
     int32_t first;       /* index of the block's first profile */
     int32_t lanes;       /* real profiles in the block (the rest are padding) */
     const int16_t *mask; /* num_sites x W: state masks */
     const int16_t *gap;  /* num_sites x W: -1 where the gap flag is set, else 0 */
+    const int16_t *pre;  /* num_sites x DPA_PAPARA_PRE x W: the papara2 costs, per site */
 } dpa_papara_block;
+
+/* Lays out profiles [first, first + width) of batch (the tail past num_profiles repeats the
+ * last profile): mask and gap as above, and pre for the costs p (the papara2 model; pre may be
+ * NULL). */
+void dpa_papara_lay_out_block(const dpa_papara_batch *batch, int32_t first, int32_t width,
+                              const dpa_papara_params *p, int16_t *mask, int16_t *gap,
+                              int16_t *pre);
 
 /* Scores read against the W profiles of blk; out[lane] for lane < W. scratch holds
  * dpa_papara_scratch_int16() int16. Only for reads that pass dpa_papara_fits_int16. */
@@ -50,7 +63,7 @@ typedef void (*dpa_papara_block_fn)(const dpa_papara_block *blk, int64_t num_sit
                                     int32_t *out);
 
 /* Column block of the SIMD kernels (papara_simd.h) and their scratch size in int16. */
-#define DPA_PAPARA_COLB 256
+#define DPA_PAPARA_COLB 64
 static inline int64_t dpa_papara_scratch_int16(int64_t num_sites, int32_t read_length,
                                                int32_t width)
 {

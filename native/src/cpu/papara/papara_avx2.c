@@ -13,11 +13,8 @@
 #define STORE(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
 #define ADDS(a, b) _mm256_adds_epi16((a), (b))
 #define MAX(a, b) _mm256_max_epi16((a), (b))
-#define AND(a, b) _mm256_and_si256((a), (b))
-#define ANDNOT(a, b) _mm256_andnot_si256((a), (b))
-#define MATCHSEL(ac, bv, mv) \
-    _mm256_andnot_si256(_mm256_cmpeq_epi16(_mm256_and_si256((ac), (bv)), zero), (mv))
 #define COLB DPA_PAPARA_COLB
 #define FN dpa_papara_block_avx2
+#define ROW_ONE papara_row_avx2
 
 #include "cpu/papara/papara_simd.h"

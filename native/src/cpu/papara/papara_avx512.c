@@ -13,10 +13,8 @@
 #define STORE(p, v) _mm512_storeu_si512((void *)(p), (v))
 #define ADDS(a, b) _mm512_adds_epi16((a), (b))
 #define MAX(a, b) _mm512_max_epi16((a), (b))
-#define AND(a, b) _mm512_and_si512((a), (b))
-#define ANDNOT(a, b) _mm512_andnot_si512((a), (b))
-#define MATCHSEL(ac, bv, mv) _mm512_maskz_mov_epi16(_mm512_test_epi16_mask((ac), (bv)), (mv))
 #define COLB DPA_PAPARA_COLB
 #define FN dpa_papara_block_avx512
+#define ROW_ONE papara_row_avx512
 
 #include "cpu/papara/papara_simd.h"
