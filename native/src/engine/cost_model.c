@@ -72,8 +72,8 @@ double dpa_cost_xdrop_gpu_seconds(int64_t cells, int64_t seeds, int32_t devices)
 
 /* PaPaRa (docs/papara.md): cost = profile cells (profiles x sites x read bases). Measured
  * on the 1604.PRANK shape (docs/BENCHMARKS.md, "PaPaRa"): one thread of the int16 kernels
- * 7.8-8.9 G cells/s (AVX-512 and AVX2 alike) on the dev VM, 16 threads of an H200 host 3.6-5.1
- * each before the cost layout (~1.4x since, not yet measured there); the scalar reference ~0.3; the 16-bit CUDA kernel 2.09 T cells/s on an H200 for a
+ * 7.8-8.9 G cells/s (AVX-512 and AVX2 alike) on the dev VM, 16 threads of an H200 host 7.4
+ * each (119 G cells/s); the scalar reference ~0.3; the 16-bit CUDA kernel 2.09 T cells/s on an H200 for a
  * whole call, priced at 1.6 (the HYBRID runs were measured with it). The CPU is priced
  * low on purpose: in HYBRID a CPU share that runs long ends the call after the GPU. */
 double dpa_cost_papara_cpu_seconds(int64_t cells, int64_t tasks, int32_t threads, dpa_isa isa)
