@@ -101,6 +101,56 @@ class SparkPairHmmTest {
     }
 
     /**
+     * The typed Dataset entry point: generated GATK-shaped regions (several reads and
+     * haplotypes each) in small batches across partitions, every double identical to the same
+     * regions as one batch through the Java API, in input order.
+     */
+    @Test
+    void typedDatasetEqualsTheJavaApiInOrder() {
+        long seed = System.nanoTime();
+        System.out.println("[spark dataset] seed " + seed);
+        Random rng = new Random(seed);
+        List<Region> regions = new ArrayList<>();
+        for (int g = 0; g < 23; g++) {
+            List<Region.Read> reads = new ArrayList<>();
+            List<byte[]> haps = new ArrayList<>();
+            for (int r = 1 + rng.nextInt(4); r > 0; r--) {
+                int n = 40 + rng.nextInt(100);
+                reads.add(new Region.Read(bases(rng, n), quals(rng, n, 6, 40), quals(rng, n, 40, 45),
+                    quals(rng, n, 40, 45), quals(rng, n, 10, 10)));
+            }
+            for (int h = 1 + rng.nextInt(3); h > 0; h--) {
+                haps.add(bases(rng, 100 + rng.nextInt(200)));
+            }
+            regions.add(new Region(reads, haps));
+        }
+        org.apache.spark.sql.SparkSession spark = org.apache.spark.sql.SparkSession.builder().sparkContext(jsc.sc())
+            .getOrCreate();
+        // four partitions in input order, and batches of a few regions inside each
+        org.apache.spark.sql.Dataset<Region> ds = spark.createDataset(jsc.parallelize(regions, 4).rdd(),
+            SparkPairHmm.REGIONS);
+        List<double[]> got = SparkPairHmm.likelihoods(ds, Precision.FLOAT_THEN_DOUBLE, null, 200_000)
+            .collectAsList();
+        assertSame(singleMachine(regions, Precision.FLOAT_THEN_DOUBLE), got, regions);
+    }
+
+    private static byte[] bases(Random r, int n) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) "ACGT".charAt(r.nextInt(4));
+        }
+        return b;
+    }
+
+    private static byte[] quals(Random r, int n, int lo, int hi) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) (lo + r.nextInt(hi - lo + 1));
+        }
+        return b;
+    }
+
+    /**
      * The SQL function on GATK's PairHMM test vectors (test-data/pairhmm/gkl-pairhmm-testdata.txt,
      * GATK's Java values): every row within 1e-5 of its expected value (GKL's tolerance; base
      * qualities floored at 6 as GATK's caller does) and bit-identical to the Java API on one
