@@ -4,6 +4,10 @@ import java.io.Serializable;
 import java.util.List;
 
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.function.MapPartitionsFunction;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoder;
+import org.apache.spark.sql.Encoders;
 import org.dpaccel.Backend;
 import org.dpaccel.sw.SmithWaterman;
 import org.dpaccel.sw.SwAlignment;
@@ -81,13 +85,41 @@ public final class SparkSmithWaterman {
      */
     public static JavaRDD<SwAlignment> align(JavaRDD<Pair> pairs, SwParameters parameters, SwOverhang overhang,
         Backend backend, long maxCells) {
+        int[] s = scores(parameters, maxCells);
+        return pairs.mapPartitions(it -> new PartitionBatches<Pair, SwAlignment>(it,
+            p -> (long) p.ref.length * p.alt.length, batch -> compute(batch, s, overhang, backend), maxCells), true);
+    }
+
+    /** The encoder of a {@code Dataset<Pair>} (Java serialization). */
+    public static final Encoder<Pair> PAIRS = Encoders.javaSerialization(Pair.class);
+    /** The encoder of the alignments (Java serialization). */
+    public static final Encoder<SwAlignment> ALIGNMENTS = Encoders.javaSerialization(SwAlignment.class);
+
+    /**
+     * Aligns every pair of a typed Dataset, as {@link #align(JavaRDD, SwParameters, SwOverhang, Backend, long)}.
+     *
+     * @param pairs the pairs (encoder {@link #PAIRS})
+     * @param parameters the scores
+     * @param overhang what happens to overhanging ends
+     * @param backend where to run, null for the executor context's backend
+     * @param maxCells cells per library call (a larger pair goes alone)
+     * @return one alignment per pair, same order as {@code pairs} (encoder {@link #ALIGNMENTS})
+     * @throws IllegalArgumentException if {@code maxCells} is below 1
+     */
+    public static Dataset<SwAlignment> align(Dataset<Pair> pairs, SwParameters parameters, SwOverhang overhang,
+        Backend backend, long maxCells) {
+        int[] s = scores(parameters, maxCells);
+        return pairs.mapPartitions((MapPartitionsFunction<Pair, SwAlignment>) it -> new PartitionBatches<Pair,
+            SwAlignment>(it, p -> (long) p.ref.length * p.alt.length, batch -> compute(batch, s, overhang, backend),
+            maxCells), ALIGNMENTS);
+    }
+
+    /** SwParameters is not Serializable: a closure carries its four scores. */
+    private static int[] scores(SwParameters parameters, long maxCells) {
         if (maxCells < 1) {
             throw new IllegalArgumentException("maxCells = " + maxCells + ": must be at least 1");
         }
-        // SwParameters is not Serializable: the closure carries its four scores
-        int[] s = {parameters.match(), parameters.mismatch(), parameters.gapOpen(), parameters.gapExtend()};
-        return pairs.mapPartitions(it -> new PartitionBatches<Pair, SwAlignment>(it,
-            p -> (long) p.ref.length * p.alt.length, batch -> compute(batch, s, overhang, backend), maxCells), true);
+        return new int[] {parameters.match(), parameters.mismatch(), parameters.gapOpen(), parameters.gapExtend()};
     }
 
     private static List<SwAlignment> compute(List<Pair> batch, int[] s, SwOverhang overhang, Backend backend) {

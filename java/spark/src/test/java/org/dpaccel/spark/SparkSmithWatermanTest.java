@@ -91,10 +91,18 @@ class SparkSmithWatermanTest {
         // 20,000 cells per call: many batches per partition
         List<SwAlignment> got = SparkSmithWaterman.align(jsc.parallelize(pairs, 7),
             SwParameters.READ_TO_HAPLOTYPE, SwOverhang.SOFTCLIP, null, 20_000).collect();
+        // and as a typed Dataset
+        org.apache.spark.sql.SparkSession spark = org.apache.spark.sql.SparkSession.builder().sparkContext(jsc.sc())
+            .getOrCreate();
+        List<SwAlignment> typed = SparkSmithWaterman.align(spark.createDataset(jsc.parallelize(pairs, 5).rdd(),
+            SparkSmithWaterman.PAIRS), SwParameters.READ_TO_HAPLOTYPE, SwOverhang.SOFTCLIP, null, 20_000)
+            .collectAsList();
         assertEquals(pairs.size(), got.size());
+        assertEquals(pairs.size(), typed.size());
         for (int i = 0; i < got.size(); i++) {
             assertEquals(want.get(i), got.get(i),
                 "pair " + i + " (seed " + seed + ")");
+            assertEquals(want.get(i), typed.get(i), "Dataset, pair " + i + " (seed " + seed + ")");
         }
     }
 }
