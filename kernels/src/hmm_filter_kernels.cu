@@ -35,6 +35,7 @@
  * sequence and row.
  */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <cuda_runtime.h>
 
@@ -102,6 +103,67 @@ __device__ static int hf_ssv(const dpa_hf_model &md, const uint8_t *tables, cons
     }
     maxT = hf_warp_max(maxT);
     return maxT >= 127 ? 255 : 128 + maxT;
+}
+
+/* SSV with the row in registers, for M <= 32 J (J <= 16). Lane z holds node k = 32 j + z + 1
+ * in v[j]. Cell (i, k) needs (i-1, k-1): lane z-1 of the same block, or lane 31 of block j-1
+ * for lane 0. One rotating shuffle per block carries both: lane 31 offers its block j-1 value
+ * (still the old row because blocks run from J-1 down to 0), every other lane its block j
+ * value, and lane z reads lane (z + 31) mod 32. Block 0's lane 0 starts a diagonal and takes 0.
+ * Per cell that is one shuffle and one profile byte load, against a shared load, a shared
+ * store and the profile load (plus a __syncwarp a row) in hf_ssv: the measured bound there
+ * was the load/store pipe (ncu, docs/lab/2026-11-28-hmm-gpu2.md). Values are not capped at
+ * 127: a cell >= 127 means overflow anyway (the result is 255 whatever follows), and below
+ * 127 the capped and uncapped recurrences agree. Lanes with k > M keep 0 and feed no node. */
+template <int J>
+__device__ static int hf_ssv_reg(const dpa_hf_model &md, const uint8_t *tables,
+                                 const uint8_t *dsq, int L, int lane)
+{
+    const int M = md.M, S = M + 1, bias = md.bias_b;
+    const uint8_t *rb = tables + md.rb;
+    int v[J];
+#pragma unroll
+    for (int j = 0; j < J; j++) v[j] = 0;
+    hf_residues res = { dsq, L, lane, 0, 0 };
+    int maxT = 0;
+    const int src = (lane + 31) & 31;
+    for (int i = 1; i <= L; i++) {
+        const uint8_t *rs = rb + (size_t)res.at(i - 1) * S;
+#pragma unroll
+        for (int j = J - 1; j >= 0; j--) {
+            const int offer = lane == 31 ? (j > 0 ? v[j > 0 ? j - 1 : 0] : 0) : v[j];
+            int prev = __shfl_sync(HF_FULL, offer, src);
+            if (j == 0 && lane == 0) prev = 0;
+            const int k = 32 * j + lane + 1;
+            if (k <= M) {
+                const int x = max(prev + bias - (int)rs[k], 0);
+                maxT = max(maxT, x);
+                v[j] = x;
+            }
+        }
+        /* past 127 the answer is fixed (overflow); checked every 8 rows to spare the vote */
+        if ((i & 7) == 0 && __any_sync(HF_FULL, maxT >= 127)) break;
+    }
+    maxT = hf_warp_max(maxT);
+    return maxT >= 127 ? 255 : 128 + maxT;
+}
+
+/* The register SSV for the smallest J that holds M; 0 when M needs more than 16 blocks. */
+__device__ static int hf_ssv_reg_any(const dpa_hf_model &md, const uint8_t *tables,
+                                     const uint8_t *dsq, int L, int lane, bool *done)
+{
+    const int J = (md.M + 31) / 32;
+    *done = true;
+    switch (J) {
+#define HF_SSV_CASE(n) \
+    case n: return hf_ssv_reg<n>(md, tables, dsq, L, lane);
+        HF_SSV_CASE(1) HF_SSV_CASE(2) HF_SSV_CASE(3) HF_SSV_CASE(4) HF_SSV_CASE(5)
+        HF_SSV_CASE(6) HF_SSV_CASE(7) HF_SSV_CASE(8) HF_SSV_CASE(9) HF_SSV_CASE(10)
+        HF_SSV_CASE(11) HF_SSV_CASE(12) HF_SSV_CASE(13) HF_SSV_CASE(14) HF_SSV_CASE(15)
+        HF_SSV_CASE(16)
+#undef HF_SSV_CASE
+    default: *done = false; return 0;
+    }
 }
 
 __device__ static int hf_msv(const dpa_hf_model &md, const uint8_t *tables, const uint8_t *dsq,
@@ -228,11 +290,126 @@ __device__ static int hf_vit(const dpa_hf_model &md, const uint8_t *tables, cons
     return xC;
 }
 
+/* The Viterbi filter with the row in registers, for M <= 32 J (J <= 16): hf_vit with Mr, Ir
+ * and Dr of node 32 j + lane + 1 in m[j], ii[j], dd[j] instead of the warp's row in memory,
+ * which takes three 16-bit loads and three stores per cell off the load/store pipe. The blocks
+ * run j upwards as in hf_vit, the carries (cM, cI, cD, cDc) being the previous block's lane 31
+ * before its update, exactly as there; arithmetic and order unchanged. */
+template <int J>
+__device__ static int hf_vit_reg(const dpa_hf_model &md, const uint8_t *tables,
+                                 const uint8_t *dsq, int L, int xw_move, int lane)
+{
+    const int M = md.M, cols = M + 1;
+    const int16_t *rw = (const int16_t *)(tables + md.rw);
+    const int16_t *tw = (const int16_t *)(tables + md.tw);
+    int m[J], ii[J], dd[J];
+#pragma unroll
+    for (int j = 0; j < J; j++) m[j] = ii[j] = dd[j] = HF_NEG;
+    hf_residues res = { dsq, L, lane, 0, 0 };
+    const int xN = md.base_w;
+    int xB = (int16_t)(xN + xw_move), xJ = HF_NEG, xC = HF_NEG;
+    for (int i = 1; i <= L; i++) {
+        const int16_t *rs = rw + (size_t)res.at(i - 1) * cols;
+        int cM = HF_NEG, cI = HF_NEG, cD = HF_NEG, cDc = HF_NEG;
+        int xE = HF_NEG, Dmax = HF_NEG;
+#pragma unroll
+        for (int j = 0; j < J; j++) {
+            const int k = 32 * j + lane + 1;
+            const bool valid = k <= M;
+            const int oM = valid ? m[j] : HF_NEG, oI = valid ? ii[j] : HF_NEG,
+                      oD = valid ? dd[j] : HF_NEG;
+            int pM = __shfl_up_sync(HF_FULL, oM, 1), pI = __shfl_up_sync(HF_FULL, oI, 1),
+                pD = __shfl_up_sync(HF_FULL, oD, 1);
+            const int tM = __shfl_sync(HF_FULL, oM, 31), tI = __shfl_sync(HF_FULL, oI, 31),
+                      tD = __shfl_sync(HF_FULL, oD, 31);
+            if (lane == 0) {
+                pM = cM;
+                pI = cI;
+                pD = cD;
+            }
+            cM = tM;
+            cI = tI;
+            cD = tD;
+            int sv = HF_NEG, dc = HF_NEG, nI = HF_NEG;
+            if (valid) {
+                const int4 wv = *(const int4 *)(tw + (size_t)k * 8);
+                const int w[8] = { (int16_t)wv.x, (int16_t)(wv.x >> 16), (int16_t)wv.y,
+                                   (int16_t)(wv.y >> 16), (int16_t)wv.z, (int16_t)(wv.z >> 16),
+                                   (int16_t)wv.w, (int16_t)(wv.w >> 16) };
+                sv = hf_adds16(xB, w[0]);
+                sv = max(sv, hf_adds16(pM, w[1]));
+                sv = max(sv, hf_adds16(pI, w[2]));
+                sv = max(sv, hf_adds16(pD, w[3]));
+                sv = hf_adds16(sv, rs[k]);
+                dc = hf_adds16(sv, w[4]);
+                nI = max(hf_adds16(oM, w[5]), hf_adds16(oI, w[6]));
+                xE = max(xE, sv);
+                Dmax = max(Dmax, dc);
+            }
+            int din = __shfl_up_sync(HF_FULL, dc, 1);
+            const int tdc = __shfl_sync(HF_FULL, dc, 31);
+            if (lane == 0) din = cDc;
+            cDc = tdc;
+            if (valid) {
+                m[j] = (int16_t)sv;
+                ii[j] = (int16_t)nI;
+                dd[j] = (int16_t)din;
+            }
+        }
+        xE = hf_warp_max(xE);
+        Dmax = hf_warp_max(Dmax);
+        if (xE >= 32767) return 32768;
+        xC = (int16_t)max(xC, xE + md.xw_e_move);
+        xJ = (int16_t)max(xJ, xE + md.xw_e_loop);
+        xB = (int16_t)max(xJ + xw_move, xN + xw_move);
+        if (Dmax + md.ddbound_w > xB) {
+            int carry = HF_NEG;
+#pragma unroll
+            for (int j = 0; j < J; j++) {
+                const int k = 32 * j + lane + 1;
+                const bool valid = k <= M;
+                int a = valid ? dd[j] : HF_NEG;
+                int t = valid && k >= 2 ? tw[(size_t)(k - 1) * 8 + 7] : -65536;
+#pragma unroll
+                for (int o = 1; o < 32; o <<= 1) {
+                    const int la = __shfl_up_sync(HF_FULL, a, o), lt = __shfl_up_sync(HF_FULL, t, o);
+                    if (lane >= o) {
+                        a = max(a, la + t);
+                        t = max(lt + t, -65536);
+                    }
+                }
+                const int nd = max(a, carry + t);
+                if (valid) dd[j] = (int16_t)nd;
+                carry = __shfl_sync(HF_FULL, nd, 31);
+            }
+        }
+    }
+    return xC;
+}
+
+__device__ static int hf_vit_reg_any(const dpa_hf_model &md, const uint8_t *tables,
+                                     const uint8_t *dsq, int L, int xw_move, int lane,
+                                     bool *done)
+{
+    const int J = (md.M + 31) / 32;
+    *done = true;
+    switch (J) {
+#define HF_VIT_CASE(n) \
+    case n: return hf_vit_reg<n>(md, tables, dsq, L, xw_move, lane);
+        HF_VIT_CASE(1) HF_VIT_CASE(2) HF_VIT_CASE(3) HF_VIT_CASE(4) HF_VIT_CASE(5)
+        HF_VIT_CASE(6) HF_VIT_CASE(7) HF_VIT_CASE(8) HF_VIT_CASE(9) HF_VIT_CASE(10)
+        HF_VIT_CASE(11) HF_VIT_CASE(12) HF_VIT_CASE(13) HF_VIT_CASE(14) HF_VIT_CASE(15)
+        HF_VIT_CASE(16)
+#undef HF_VIT_CASE
+    default: *done = false; return 0;
+    }
+}
+
 template <int KIND>
 __global__ void __launch_bounds__(DPA_HF_WARPS_PER_BLOCK * 32)
     hf_kernel(const dpa_hf_model *models, const uint8_t *tables, const uint8_t *dsq,
               const dpa_hf_task *tasks, int32_t ntasks, int32_t *out, uint8_t *gscratch,
-              int64_t gstride, int32_t smem_per_warp, uint32_t *counter)
+              int64_t gstride, int32_t smem_per_warp, uint32_t *counter, int32_t ssv_reg)
 {
     extern __shared__ __align__(16) uint8_t hf_smem[];
     const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
@@ -249,7 +426,15 @@ __global__ void __launch_bounds__(DPA_HF_WARPS_PER_BLOCK * 32)
         const int64_t need = dpa_hf_row_bytes(KIND, md.M);
         uint8_t *row = need <= smem_per_warp ? srow : need <= gstride ? grow : nullptr;
         int r = DPA_HF_BAD;
-        if (row && tk.L >= 1) {
+        bool done = false;
+        if constexpr (KIND == 0) {
+            if (ssv_reg && tk.L >= 1 && md.M <= 32 * 16)
+                r = hf_ssv_reg_any(md, tables, dsq + tk.seq, tk.L, lane, &done);
+        } else if constexpr (KIND == 2) {
+            if (ssv_reg && tk.L >= 1 && md.M <= 32 * 16)
+                r = hf_vit_reg_any(md, tables, dsq + tk.seq, tk.L, tk.len_param, lane, &done);
+        }
+        if (!done && row && tk.L >= 1) {
             if (KIND == 0)
                 r = hf_ssv(md, tables, dsq + tk.seq, tk.L, row, lane);
             else if (KIND == 1)
@@ -268,18 +453,25 @@ extern "C" cudaError_t dpa_hf_launch(int32_t kind, const dpa_hf_model *models,
                                      uint8_t *gscratch, int64_t gstride, int32_t smem_per_warp,
                                      int32_t warps, uint32_t *counter, cudaStream_t stream)
 {
+    /* DPACCEL_HMM_SSV_REG=0 runs SSV and the Viterbi filter with the row in memory for every
+     * M: an A/B switch for the register kernels (same results), read once. */
+    static int ssv_reg = -1;
+    if (ssv_reg < 0) {
+        const char *e = getenv("DPACCEL_HMM_SSV_REG");
+        ssv_reg = e && e[0] == '0' ? 0 : 1;
+    }
     const int blocks = warps / DPA_HF_WARPS_PER_BLOCK;
     const size_t smem = (size_t)smem_per_warp * DPA_HF_WARPS_PER_BLOCK;
     const dim3 grid(blocks > 0 ? blocks : 1), block(DPA_HF_WARPS_PER_BLOCK * 32);
     if (kind == 0)
         hf_kernel<0><<<grid, block, smem, stream>>>(models, tables, dsq, tasks, ntasks, out,
-                                                     gscratch, gstride, smem_per_warp, counter);
+                                                     gscratch, gstride, smem_per_warp, counter, ssv_reg);
     else if (kind == 1)
         hf_kernel<1><<<grid, block, smem, stream>>>(models, tables, dsq, tasks, ntasks, out,
-                                                     gscratch, gstride, smem_per_warp, counter);
+                                                     gscratch, gstride, smem_per_warp, counter, ssv_reg);
     else
         hf_kernel<2><<<grid, block, smem, stream>>>(models, tables, dsq, tasks, ntasks, out,
-                                                     gscratch, gstride, smem_per_warp, counter);
+                                                     gscratch, gstride, smem_per_warp, counter, ssv_reg);
     return cudaGetLastError();
 }
 

@@ -10,6 +10,7 @@
 //       ../../tools/hmm/warp_emulator.cc native/libdpaccel_core.a -lm -lpthread -ldl -o warp_emulator
 //   ./warp_emulator [SEED] [ROUNDS]
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -185,6 +186,42 @@ int emu_vit(const dpa_hmm_profile &p, const uint8_t *dsq, int L, int xw_move) {
     return xC;
 }
 
+// hf_ssv_reg: the row in registers v[j][lane] (node 32 j + lane + 1), blocks from J-1 down
+// to 0, one rotating shuffle a block (lane 31 offers block j-1, every other lane block j; lane
+// z reads lane (z + 31) mod 32), values not capped at 127, the overflow vote every 8 rows.
+int emu_ssv_reg(const dpa_hmm_profile &p, const uint8_t *dsq, int L) {
+    const int M = p.M, S = M + 1, bias = p.bias_b, J = (M + 31) / 32;
+    std::vector<std::array<int, 32>> v(J);
+    for (auto &b : v) b.fill(0);
+    int maxT[32] = {0};
+    for (int i = 1; i <= L; i++) {
+        const uint8_t *rs = p.rb + (size_t)dsq[i - 1] * S;
+        for (int j = J - 1; j >= 0; j--) {
+            int offer[32], prev[32];
+            for (int lane = 0; lane < 32; lane++)
+                offer[lane] = lane == 31 ? (j > 0 ? v[j - 1][lane] : 0) : v[j][lane];
+            for (int lane = 0; lane < 32; lane++) prev[lane] = offer[(lane + 31) & 31];
+            if (j == 0) prev[0] = 0;
+            for (int lane = 0; lane < 32; lane++) {
+                const int k = 32 * j + lane + 1;
+                if (k <= M) {
+                    const int x = std::max(prev[lane] + bias - (int)rs[k], 0);
+                    maxT[lane] = std::max(maxT[lane], x);
+                    v[j][lane] = x;
+                }
+            }
+        }
+        if ((i & 7) == 0) {
+            bool any = false;
+            for (int lane = 0; lane < 32; lane++) any |= maxT[lane] >= 127;
+            if (any) break;
+        }
+    }
+    int m = 0;
+    for (int lane = 0; lane < 32; lane++) m = std::max(m, maxT[lane]);
+    return m >= 127 ? 255 : 128 + m;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -193,7 +230,7 @@ int main(int argc, char **argv) {
     std::printf("warp emulator: seed %llu\n", (unsigned long long)seed);
     std::mt19937_64 rng(seed);
     long pairs = 0, bad = 0, ssv_over = 0, msv_over = 0, vit_over = 0, vit_dd_rows = 0;
-    const int Ms[] = {1, 2, 3, 31, 32, 33, 63, 64, 65, 100, 257, 700, 1100, 2100};
+    const int Ms[] = {1, 2, 3, 31, 32, 33, 63, 64, 65, 100, 257, 400, 511, 512, 700, 1100, 2100};
     for (int r = 0; r < rounds; r++) {
         std::vector<hmmgen::RandModel> models;
         std::string text;
@@ -241,6 +278,10 @@ int main(int argc, char **argv) {
                 ssv_over += xe == 255;
                 if (xe != xe_ref) {
                     if (bad++ < 10) std::printf("SSV M=%d L=%d: emu %d ref %d\n", p.M, L, xe, xe_ref);
+                }
+                const int xer = emu_ssv_reg(p, dsq.data(), L);
+                if (xer != xe_ref) {
+                    if (bad++ < 10) std::printf("SSV(reg) M=%d L=%d: emu %d ref %d\n", p.M, L, xer, xe_ref);
                 }
                 const float msv_ref = dpa_hmm_msv_full_ref(&p, &lp, dsq.data(), work.data());
                 const int xj = emu_msv(p, dsq.data(), L, lp.tjb_b);
