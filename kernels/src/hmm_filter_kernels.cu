@@ -454,12 +454,10 @@ extern "C" cudaError_t dpa_hf_launch(int32_t kind, const dpa_hf_model *models,
                                      int32_t warps, uint32_t *counter, cudaStream_t stream)
 {
     /* DPACCEL_HMM_SSV_REG=0 runs SSV and the Viterbi filter with the row in memory for every
-     * M: an A/B switch for the register kernels (same results), read once. */
-    static int ssv_reg = -1;
-    if (ssv_reg < 0) {
-        const char *e = getenv("DPACCEL_HMM_SSV_REG");
-        ssv_reg = e && e[0] == '0' ? 0 : 1;
-    }
+     * M: an A/B switch for the register kernels (same results), read at each launch (no
+     * process-wide state outside the context). */
+    const char *ssv_env = getenv("DPACCEL_HMM_SSV_REG");
+    const int ssv_reg = ssv_env && ssv_env[0] == '0' ? 0 : 1;
     const int blocks = warps / DPA_HF_WARPS_PER_BLOCK;
     const size_t smem = (size_t)smem_per_warp * DPA_HF_WARPS_PER_BLOCK;
     const dim3 grid(blocks > 0 ? blocks : 1), block(DPA_HF_WARPS_PER_BLOCK * 32);
