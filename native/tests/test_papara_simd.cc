@@ -62,15 +62,15 @@ class PaparaSimd : public ::testing::TestWithParam<Isa> {
         const int64_t S = b.sites;
         int32_t maxlen = 0;
         for (auto &r : b.reads) maxlen = std::max(maxlen, (int32_t)r.size());
-        std::vector<int16_t> mask(S * W), gap(S * W), pre(S * DPA_PAPARA_PRE * W),
+        std::vector<int16_t> pre(S * DPA_PAPARA_PRE * W),
             scratch(dpa_papara_scratch_int16(S, maxlen, W));
         std::vector<int64_t> ref_scratch(2 * S);
         std::vector<int32_t> out(W);
         dpa_papara_batch v = b.view();
         int bad = 0;
         for (size_t p0 = 0; p0 < b.profiles.size(); p0 += W) {
-            dpa_papara_lay_out_block(&v, (int32_t)p0, W, &p, mask.data(), gap.data(), pre.data());
-            const dpa_papara_block blk = { (int32_t)p0, W, mask.data(), gap.data(), pre.data() };
+            dpa_papara_lay_out_block(&v, (int32_t)p0, W, &p, pre.data());
+            const dpa_papara_block blk = { (int32_t)p0, W, pre.data() };
             for (size_t r = 0; r < b.reads.size(); r++) {
                 const int32_t L = (int32_t)b.reads[r].size();
                 ASSERT_TRUE(dpa_papara_fits_int16(L, &p));

@@ -36,7 +36,6 @@ typedef struct papara_job {
     dpa_papara_ops ops;
     int32_t width;          /* profiles per block */
     int32_t num_blocks;
-    int16_t *mask, *gap;    /* SIMD layout: num_blocks x num_sites x width */
     int16_t *pre;           /* SIMD cost layout: num_blocks x num_sites x DPA_PAPARA_PRE x width */
     int32_t *scores;        /* caller's, or NULL */
     int32_t *part_best, *part_idx, *part_ties; /* num_blocks x num_reads */
@@ -120,8 +119,7 @@ static dpa_status papara_cpu(void *arg, int64_t first, int64_t count, int64_t *c
         const int32_t lanes = b->num_profiles - p0 < W ? b->num_profiles - p0 : W;
         const int32_t len = b->read_lengths[read];
         if (j->ops.block && dpa_papara_fits_int16(len, j->params)) {
-            const dpa_papara_block bk = { p0, lanes, j->mask + (int64_t)blk * b->num_sites * W,
-                                          j->gap + (int64_t)blk * b->num_sites * W,
+            const dpa_papara_block bk = { p0, lanes,
                                           j->pre + (int64_t)blk * b->num_sites * DPA_PAPARA_PRE * W };
             j->ops.block(&bk, b->num_sites, b->read_masks + b->read_offsets[read], len,
                          j->params, simd_scratch, out);
@@ -222,8 +220,7 @@ static void lay_out_blocks(papara_job *j)
     const int64_t S = j->batch->num_sites;
     const int32_t W = j->width;
     for (int32_t blk = 0; blk < j->num_blocks; blk++)
-        dpa_papara_lay_out_block(j->batch, blk * W, W, j->params, j->mask + (int64_t)blk * S * W,
-                                 j->gap + (int64_t)blk * S * W,
+        dpa_papara_lay_out_block(j->batch, blk * W, W, j->params,
                                  j->pre + (int64_t)blk * S * DPA_PAPARA_PRE * W);
 }
 
@@ -300,12 +297,10 @@ DPA_API dpa_status dpa_papara_score(dpa_context *ctx, const dpa_papara_batch *ba
     job.part_ties = malloc(sizeof(int32_t) * parts);
     if (job.ops.block) {
         const size_t cells = (size_t)job.num_blocks * (size_t)batch->num_sites * job.width;
-        job.mask = malloc(sizeof(int16_t) * cells);
-        job.gap = malloc(sizeof(int16_t) * cells);
         job.pre = malloc(sizeof(int16_t) * DPA_PAPARA_PRE * cells);
     }
     if (!job.part_best || !job.part_idx || !job.part_ties ||
-        (job.ops.block && (!job.mask || !job.gap || !job.pre))) {
+        (job.ops.block && !job.pre)) {
         st = dpa_fail(DPA_ERR_OUT_OF_MEMORY, "papara: out of memory for %d profiles x %lld "
                       "sites", batch->num_profiles, (long long)batch->num_sites);
         goto cleanup;
@@ -325,8 +320,6 @@ cleanup:
     free(job.part_best);
     free(job.part_idx);
     free(job.part_ties);
-    free(job.mask);
-    free(job.gap);
     free(job.pre);
     return st;
 }

@@ -3,8 +3,8 @@
  * inter-task AVX2 / AVX-512 kernels (one profile per int16 lane) and their selector.
  *
  * A kernel scores reads against one block of profiles. Blocks are prepared once per call
- * (dpa_papara_block): site-major, lane-interleaved masks and gap flags, the tail padded
- * with copies of the block's last profile.
+ * (dpa_papara_block): site-major, lane-interleaved costs, the tail padded with copies of
+ * the block's last profile.
  */
 #ifndef DPA_CPU_PAPARA_H
 #define DPA_CPU_PAPARA_H
@@ -43,17 +43,13 @@ int dpa_papara_fits_int16(int32_t read_length, const dpa_papara_params *p);
 typedef struct dpa_papara_block {
     int32_t first;       /* index of the block's first profile */
     int32_t lanes;       /* real profiles in the block (the rest are padding) */
-    const int16_t *mask; /* num_sites x W: state masks */
-    const int16_t *gap;  /* num_sites x W: -1 where the gap flag is set, else 0 */
     const int16_t *pre;  /* num_sites x DPA_PAPARA_PRE x W: the papara2 costs, per site */
 } dpa_papara_block;
 
 /* Lays out profiles [first, first + width) of batch (the tail past num_profiles repeats the
- * last profile): mask and gap as above, and pre for the costs p (the papara2 model; pre may be
- * NULL). */
+ * last profile) as pre for the costs p (the papara2 model). */
 void dpa_papara_lay_out_block(const dpa_papara_batch *batch, int32_t first, int32_t width,
-                              const dpa_papara_params *p, int16_t *mask, int16_t *gap,
-                              int16_t *pre);
+                              const dpa_papara_params *p, int16_t *pre);
 
 /* Scores read against the W profiles of blk; out[lane] for lane < W. scratch holds
  * dpa_papara_scratch_int16() int16. Only for reads that pass dpa_papara_fits_int16. */

@@ -1,5 +1,5 @@
 /*
- * papara_layout.c — a block of profiles in the SIMD kernels' layouts (papara.h): site-major,
+ * papara_layout.c — a block of profiles in the SIMD kernels' layout (papara.h): site-major,
  * one int16 lane per profile. The cost layout (pre) moves per-site work out of the kernels'
  * inner loop: each (site, read base) step loads its diagonal bonus and the site's gap costs
  * instead of deriving them from the state mask and flag (17 vector operations per step became
@@ -8,8 +8,7 @@
 #include "cpu/papara/papara.h"
 
 void dpa_papara_lay_out_block(const dpa_papara_batch *batch, int32_t first, int32_t width,
-                              const dpa_papara_params *p, int16_t *mask, int16_t *gap,
-                              int16_t *pre)
+                              const dpa_papara_params *p, int16_t *pre)
 {
     const int64_t S = batch->num_sites;
     const int32_t W = width;
@@ -19,9 +18,6 @@ void dpa_papara_lay_out_block(const dpa_papara_batch *batch, int32_t first, int3
         const uint8_t *prof = batch->profiles + (int64_t)e * S;
         for (int64_t i = 0; i < S; i++) {
             const int flagged = (prof[i] & DPA_PAPARA_CGAP_BIT) != 0;
-            mask[i * W + k] = (int16_t)(prof[i] & 15);
-            gap[i * W + k] = flagged ? -1 : 0;
-            if (!pre) continue;
             int16_t *v = pre + i * DPA_PAPARA_PRE * W + k;
             for (int c = 0; c < 4; c++)
                 v[c * W] = (int16_t)(((prof[i] >> c) & 1 ? p->match : 0) + (flagged ? p->match_cgap : 0));
