@@ -51,9 +51,7 @@ public final class SparkPairHmm {
      */
     public static JavaRDD<double[]> likelihoods(JavaRDD<Region> regions, Precision precision, Backend backend,
         long maxCells) {
-        if (maxCells < 1) {
-            throw new IllegalArgumentException("maxCells = " + maxCells + ": must be at least 1");
-        }
+        checkMaxCells(maxCells);
         return regions.mapPartitions(it -> new PartitionBatches<Region, double[]>(it, SparkPairHmm::cells,
             batch -> compute(batch, precision, backend), maxCells), true);
     }
@@ -87,11 +85,15 @@ public final class SparkPairHmm {
      */
     public static Dataset<double[]> likelihoods(Dataset<Region> regions, Precision precision, Backend backend,
         long maxCells) {
+        checkMaxCells(maxCells);
+        return regions.mapPartitions((MapPartitionsFunction<Region, double[]>) it -> new PartitionBatches<Region,
+            double[]>(it, SparkPairHmm::cells, batch -> compute(batch, precision, backend), maxCells), LIKELIHOODS);
+    }
+
+    private static void checkMaxCells(long maxCells) {
         if (maxCells < 1) {
             throw new IllegalArgumentException("maxCells = " + maxCells + ": must be at least 1");
         }
-        return regions.mapPartitions((MapPartitionsFunction<Region, double[]>) it -> new PartitionBatches<Region,
-            double[]>(it, SparkPairHmm::cells, batch -> compute(batch, precision, backend), maxCells), LIKELIHOODS);
     }
 
     static long cells(Region r) {
