@@ -28,6 +28,13 @@ cudaError_t dpa_cuda_papara_launch(cudaStream_t stream, const uint8_t *prof_t, i
                                    const int32_t *lens, int32_t nr, const dpa_papara_params *p,
                                    int32_t *bnd, int32_t *out);
 
+/* The 2012 paper's model (papara_paper2012_kernel.cu): the same arrays; bnd needs only its
+ * first num_sites x (grid x block) x nr int32 (no SU rows). */
+cudaError_t dpa_cuda_papara_paper2012_launch(cudaStream_t stream, const uint8_t *prof_t,
+                                             int64_t num_sites, int32_t np, const uint8_t *reads,
+                                             const int64_t *offs, const int32_t *lens, int32_t nr,
+                                             int32_t *bnd, int32_t *out);
+
 /* The 16-bit kernel: prof is num_sites x ceil(np / 2) pair words (site-major); warps warps
  * (a multiple of the ceil(np / 64) columns of 32 pairs) loop over the nr reads; bnd is
  * 2 x num_sites x (blocks x block) words, next one int32 per column (zeroed here); only for

@@ -1,7 +1,8 @@
 /*
  * papara_launch.cu — host side of the CUDA PaPaRa scoring. A call's reads go in two passes:
  * those inside the 16-bit bound (dpa_cuda_papara_fits16) to the two-profiles-per-thread
- * kernel (papara_pairs_kernel.cu), the rest to the int32 kernel (papara_kernels.cu). Each
+ * kernel (papara_pairs_kernel.cu), the rest to the int32 kernel (papara_kernels.cu); under
+ * the paper2012 model every read goes to its int32 kernel (papara_paper2012_kernel.cu). Each
  * pass sends the caller's profile range once in its kernel's layout, then its reads in
  * chunks that fit the slot's budget: H2D reads -> kernel -> D2H scores, on the slot's
  * stream; the scores go back to each read's own row of out.
@@ -157,6 +158,10 @@ static dpa_status run_pass(dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *
                                       params,
                                       (uint32_t *)(void *)(dv + o_bnd),
                                       (int32_t *)(void *)(dv + o_next), d_out));
+            else if (params->score_model == DPA_PAPARA_SCORE_PAPER2012)
+                DPA_CUDA_TRY(err, dpa_cuda_papara_paper2012_launch(
+                                      s->stream, dv, S, np, dv + o_reads, d_offs, d_lens, kk,
+                                      (int32_t *)(void *)(dv + o_bnd), d_out));
             else
                 DPA_CUDA_TRY(err, dpa_cuda_papara_launch(s->stream, dv, S, np, dv + o_reads, d_offs,
                                                          d_lens, kk, params,
@@ -186,10 +191,12 @@ dpa_status dpa_cuda_papara_run(dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_sl
             snprintf(err->msg, err->len, "papara: out of host memory for %d read indices", num_reads);
         return DPA_ERR_OUT_OF_MEMORY;
     }
-    /* the 16-bit reads first, then the rest, each in call order */
+    /* the 16-bit reads first, then the rest, each in call order; the paper2012 model has
+     * only its int32 kernel */
+    const int pairs_ok = params->score_model != DPA_PAPARA_SCORE_PAPER2012;
     int32_t n16 = 0, nw = num_reads;
     for (int32_t r = 0; r < num_reads; r++) {
-        if (dpa_cuda_papara_fits16(batch->read_lengths[first_read + r], params)) idx[n16++] = r;
+        if (pairs_ok && dpa_cuda_papara_fits16(batch->read_lengths[first_read + r], params)) idx[n16++] = r;
         else idx[--nw] = r;
     }
     for (int32_t i = nw, j = num_reads - 1; i < j; i++, j--) { /* back into call order */

@@ -2,8 +2,9 @@
 // reference (native/src/cpu/papara/papara_ref.c) on random profiles, reads and scoring
 // parameters (fresh seed, printed), through the backend's entry table: every score of every
 // (read, profile) pair, partial ranges, reads crossing several 16-row stripes, one read long
-// enough to split the launch by the chunk budget, and the whole engine (dpa_papara_score on
-// BACKEND_GPU and HYBRID) against the CPU. Skips loudly without a GPU.
+// enough to split the launch by the chunk budget, the paper2012 model's kernel against its
+// reference (papara_paper2012.c), and the whole engine (dpa_papara_score on BACKEND_GPU and
+// HYBRID, both models) against the CPU. Skips loudly without a GPU.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -44,9 +45,11 @@ class CudaPapara : public ::testing::Test {
         int bad = 0;
         for (int32_t r = 0; r < nr; r++)
             for (int32_t q = 0; q < np; q++) {
-                const int32_t want = dpa_papara_score_ref(b.profiles[p0 + q].data(), b.sites,
-                                                          b.reads[r0 + r].data(),
-                                                          (int32_t)b.reads[r0 + r].size(), &p, scratch.data());
+                const uint8_t *pr = b.profiles[p0 + q].data(), *rd = b.reads[r0 + r].data();
+                const int32_t L = (int32_t)b.reads[r0 + r].size();
+                const int32_t want = p.score_model == DPA_PAPARA_SCORE_PAPER2012
+                                         ? dpa_papara_score_paper2012(pr, b.sites, rd, L, scratch.data())
+                                         : dpa_papara_score_ref(pr, b.sites, rd, L, &p, scratch.data());
                 if (out[(size_t)r * np + q] != want && ++bad <= 5)
                     ADD_FAILURE() << "read " << r0 + r << " (len " << b.reads[r0 + r].size() << ") profile "
                                   << p0 + q << ": reference " << want << ", GPU " << out[(size_t)r * np + q];
@@ -127,6 +130,35 @@ TEST_F(CudaPapara, SixteenBitBoundAndByteCosts)
     same(c, p, 1, 31, 2, 17);
 }
 
+dpa_papara_params paper2012()
+{
+    dpa_papara_params p;
+    dpa_papara_params_init(&p);
+    p.score_model = DPA_PAPARA_SCORE_PAPER2012;
+    return p;
+}
+
+// The 2012 paper's banded model: random shapes (read 1 .. sites - 1), bands narrower than a
+// stripe, reads over several stripes, partial ranges.
+TEST_F(CudaPapara, Paper2012AgainstItsReference)
+{
+    SEED_TRACE();
+    const dpa_papara_params p = paper2012();
+    for (int round = 0; round < 8; round++) {
+        std::uniform_int_distribution<int> np(1, 300), ns(2, 700), nr(1, 40);
+        const int64_t S = ns(rng);
+        std::uniform_int_distribution<int> rl(1, (int)S - 1);
+        ppt::Batch b = ppt::random_batch(rng, np(rng), S, nr(rng), 1, rl(rng), round % 2 ? 0.5 : 0.2);
+        same(b, p, 0, (int32_t)b.profiles.size(), 0, (int32_t)b.reads.size());
+    }
+    for (int64_t S : { 2, 5, 17, 40, 100 }) {
+        ppt::Batch b = ppt::random_batch(rng, 130, S, 0, 1, 1);
+        for (int64_t w = 1; w <= 20 && w < S; w++)
+            b.reads.push_back(ppt::random_batch(rng, 1, S, 1, (int)(S - w), (int)(S - w)).reads[0]);
+        same(b, p, 3, 120, 0, (int32_t)b.reads.size());
+    }
+}
+
 // The engine: dpa_papara_score on the GPU and HYBRID equals the CPU's, matrix and best.
 TEST_F(CudaPapara, EngineGpuAndHybridEqualCpu)
 {
@@ -145,9 +177,12 @@ TEST_F(CudaPapara, EngineGpuAndHybridEqualCpu)
     ppt::Batch b = ppt::random_batch(rng, 700, 500, 300, 50, 150);
     dpa_papara_batch v = b.view();
     const size_t R = b.reads.size(), E = b.profiles.size();
+    for (int model : { DPA_PAPARA_SCORE_PAPARA2, DPA_PAPARA_SCORE_PAPER2012 }) {
+    SCOPED_TRACE("score model " + std::to_string(model));
     std::vector<int32_t> want(R * E), wb(R), wi(R), wt(R);
     dpa_papara_params p;
     dpa_papara_params_init(&p);
+    p.score_model = model;
     p.backend = DPA_BACKEND_CPU;
     dpa_papara_output ow = { want.data(), wb.data(), wi.data(), wt.data() };
     ASSERT_EQ(dpa_papara_score(ctx, &v, &p, &ow, nullptr), DPA_OK) << dpa_last_error();
@@ -162,6 +197,7 @@ TEST_F(CudaPapara, EngineGpuAndHybridEqualCpu)
         EXPECT_EQ(gi, wi);
         EXPECT_EQ(gt, wt);
         if (be == DPA_BACKEND_GPU) EXPECT_GT(st.gpu_tasks, 0);
+    }
     }
     dpa_context_destroy(ctx);
 }

@@ -5,7 +5,7 @@
  *
  *   dpaccel_papara --tree T.nwk --ref R.phy --reads Q.fa --out DIR [--gap-model prob|cgap]
  *                  [--scoring O:E:M:C] [--scores] [--profiles] [--threads N]
- *                  [--backend auto|cpu|gpu|hybrid] [--time]
+ *                  [--backend auto|cpu|gpu|hybrid] [--score-model papara2|paper2012] [--time]
  *
  * Writes DIR/best.tsv (#read read_len best_score best_split n_tied ref_start cigar; reads are
  * the FASTA reads, then the alignment rows outside the tree, as PaPaRa scores them; the CIGAR
@@ -13,7 +13,8 @@
  * outer skipped columns omitted, read overhangs as I), DIR/alignment.phy (PaPaRa's
  * papara_alignment, byte for byte), with --scores
  * DIR/scores.tsv (read x split matrix), with --profiles DIR/profiles.tsv (#edge split
- * states cgap). Each file is written under a temporary name and renamed when complete, so
+ * states cgap). --score-model paper2012 scores with the 2012 paper's min-plus model (lowest
+ * best; '-' for ref_start and cigar, no alignment.phy, as `dpaccel papara`). Each file is written under a temporary name and renamed when complete, so
  * a failed run leaves no file that looks finished. --time prints the scoring seconds and
  * G cells/s (cells = edges x sites x read bases), the tasks the GPUs ran and the CPU kernel
  * to stderr. Exit 0 ok, 2 bad input or
@@ -92,7 +93,8 @@ int main(int argc, char **argv)
         { "gap-model", required_argument, 0, 'g' }, { "scoring", required_argument, 0, 'p' },
         { "scores", no_argument, 0, 'S' },         { "profiles", no_argument, 0, 'P' },
         { "threads", required_argument, 0, 'j' },  { "backend", required_argument, 0, 'b' },
-        { "time", no_argument, 0, 'T' },           { 0, 0, 0, 0 }
+        { "time", no_argument, 0, 'T' },           { "score-model", required_argument, 0, 'm' },
+        { 0, 0, 0, 0 }
     };
     int c;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -116,6 +118,11 @@ int main(int argc, char **argv)
         case 'S': want_scores = 1; break;
         case 'P': want_profiles = 1; break;
         case 'T': want_time = 1; break;
+        case 'm':
+            if (!strcmp(optarg, "papara2")) params.score_model = DPA_PAPARA_SCORE_PAPARA2;
+            else if (!strcmp(optarg, "paper2012")) params.score_model = DPA_PAPARA_SCORE_PAPER2012;
+            else return die(2, "--score-model must be papara2 or paper2012");
+            break;
         case 'j': threads = atoi(optarg); if (threads < 1) return die(2, "--threads must be >= 1"); break;
         case 'b':
             if (!strcmp(optarg, "auto")) params.backend = DPA_BACKEND_AUTO;
@@ -196,18 +203,22 @@ int main(int argc, char **argv)
             if (!(split[e] = dpa_papara_split_name(&tree, sorted, ntips, edges[2 * e])))
                 return die(1, "out of memory");
         }
+    /* paper2012 has no traceback (PaPaRa never aligned with it): best.tsv without ref_start
+     * and cigar, no alignment file */
+    const int m12 = params.score_model == DPA_PAPARA_SCORE_PAPER2012;
     /* each read's traceback against its best edge, on the context's threads */
     uint8_t **ops = calloc((size_t)R, sizeof *ops);
     int64_t *nops = calloc((size_t)R, sizeof *nops), *opoff = malloc(sizeof *opoff * ((size_t)R + 1));
     int32_t *tsc = malloc(sizeof *tsc * ((size_t)R + 1));
     if (!ops || !nops || !opoff || !tsc) return die(1, "out of memory");
     opoff[0] = 0;
-    for (int32_t r = 0; r < R; r++) opoff[r + 1] = opoff[r] + S + reads.lengths[r];
+    for (int32_t r = 0; r < R; r++) opoff[r + 1] = opoff[r] + (m12 ? 0 : S + reads.lengths[r]);
     uint8_t *opbuf = malloc((size_t)opoff[R] + 1);
     if (!opbuf) return die(1, "out of memory");
-    if ((st = dpa_papara_traceback_batch(ctx, &b, idx, &params, opbuf, opoff[R], opoff, nops, tsc)))
+    if (!m12 &&
+        (st = dpa_papara_traceback_batch(ctx, &b, idx, &params, opbuf, opoff[R], opoff, nops, tsc)))
         return status_exit(st);
-    for (int32_t r = 0; r < R; r++) {
+    for (int32_t r = 0; r < R && !m12; r++) {
         if (tsc[r] != best[r]) return die(1, "internal: traceback score differs from the kernel's");
         ops[r] = opbuf + opoff[r];
     }
@@ -218,6 +229,11 @@ int main(int argc, char **argv)
         const int32_t e = idx[r];
         if (!split[e] && !(split[e] = dpa_papara_split_name(&tree, sorted, ntips, edges[2 * e])))
             return die(1, "out of memory");
+        if (m12) {
+            fprintf(f.f, "%s\t%d\t%d\t%s\t%d\t-\t-\n", reads.names.buf + reads.names.offset[r],
+                    reads.lengths[r], best[r], split[e], ties[r]);
+            continue;
+        }
         int64_t start;
         char *cigar = dpa_papara_cigar(ops[r], nops[r], &start);
         if (!cigar) return die(1, "out of memory");
@@ -226,7 +242,8 @@ int main(int argc, char **argv)
         free(cigar);
     }
     if (out_commit(&f)) return 1;
-    if (out_open(&f, out_dir, "alignment.phy")) return 1;
+    if (!m12 && out_open(&f, out_dir, "alignment.phy")) return 1;
+    if (!m12) {
     if ((st = dpa_papara_write_alignment(f.f, &tree, &aln, cols, S, &reads,
                                          (const uint8_t *const *)ops, nops))) {
         fclose(f.f);
@@ -234,6 +251,7 @@ int main(int argc, char **argv)
         return status_exit(st);
     }
     if (out_commit(&f)) return 1;
+    }
     free(opbuf);
     free(ops);
     free(nops);

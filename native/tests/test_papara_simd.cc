@@ -1,6 +1,7 @@
 // test_papara_simd.cc — every PaPaRa ISA kernel against the scalar reference in one
 // process, on random profiles, reads and scoring parameters (fresh seed, printed), tails
-// of partial blocks included.
+// of partial blocks included; both score models (papara2 and the 2012 paper's banded
+// min-plus model, whose narrow bands and staggered four-row sweeps get their own shapes).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -26,20 +27,21 @@ bool have_avx512()
 struct Isa {
     const char *name;
     dpa_papara_block_fn fn;
+    dpa_papara_block_fn fn2012;
     int width;
     bool (*supported)();
 };
 
 const Isa ISAS[] = {
 #ifdef DPA_HAVE_AVX2
-    { "avx2", dpa_papara_block_avx2, 16, have_avx2 },
+    { "avx2", dpa_papara_block_avx2, dpa_papara_block_paper2012_avx2, 16, have_avx2 },
 #else
-    { "avx2", nullptr, 16, have_avx2 },
+    { "avx2", nullptr, nullptr, 16, have_avx2 },
 #endif
 #ifdef DPA_HAVE_AVX512
-    { "avx512", dpa_papara_block_avx512, 32, have_avx512 },
+    { "avx512", dpa_papara_block_avx512, dpa_papara_block_paper2012_avx512, 32, have_avx512 },
 #else
-    { "avx512", nullptr, 32, have_avx512 },
+    { "avx512", nullptr, nullptr, 32, have_avx512 },
 #endif
 };
 
@@ -74,11 +76,15 @@ class PaparaSimd : public ::testing::TestWithParam<Isa> {
             for (size_t r = 0; r < b.reads.size(); r++) {
                 const int32_t L = (int32_t)b.reads[r].size();
                 ASSERT_TRUE(dpa_papara_fits_int16(L, &p));
-                GetParam().fn(&blk, S, b.reads[r].data(), L, &p, scratch.data(), out.data());
+                const bool m12 = p.score_model == DPA_PAPARA_SCORE_PAPER2012;
+                (m12 ? GetParam().fn2012 : GetParam().fn)(&blk, S, b.reads[r].data(), L, &p,
+                                                          scratch.data(), out.data());
                 for (int k = 0; k < W && p0 + k < b.profiles.size(); k++) {
-                    const int32_t want = dpa_papara_score_ref(b.profiles[p0 + k].data(), S,
-                                                              b.reads[r].data(), L, &p,
-                                                              ref_scratch.data());
+                    const int32_t want =
+                        m12 ? dpa_papara_score_paper2012(b.profiles[p0 + k].data(), S,
+                                                         b.reads[r].data(), L, ref_scratch.data())
+                            : dpa_papara_score_ref(b.profiles[p0 + k].data(), S,
+                                                   b.reads[r].data(), L, &p, ref_scratch.data());
                     if (out[k] != want && ++bad <= 5)
                         ADD_FAILURE() << "profile " << p0 + k << " read " << r << " (len " << L
                                       << ", sites " << S << "): reference " << want << ", "
@@ -139,6 +145,71 @@ TEST_P(PaparaSimd, AtTheInt16Bound)
     ppt::Batch b = ppt::random_batch(rng, GetParam().width + 3, 120, 2, L, L, 0.5);
     same(b, p);
     // all-mismatch reads: scores walk down to their lowest
+    for (auto &r : b.reads)
+        for (auto &x : r) x = 8;
+    for (auto &pr : b.profiles)
+        for (auto &x : pr) x = 1 | DPA_PAPARA_CGAP_BIT;
+    same(b, p);
+}
+
+dpa_papara_params paper2012()
+{
+    dpa_papara_params p;
+    dpa_papara_params_init(&p);
+    p.score_model = DPA_PAPARA_SCORE_PAPER2012;
+    return p;
+}
+
+// Reads of 1 .. sites - 1 bases over one or several column blocks.
+TEST_P(PaparaSimd, Paper2012RandomShapes)
+{
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed) + " (DPA_TEST_SEED to repeat)");
+    std::mt19937_64 rng(seed);
+    const dpa_papara_params p = paper2012();
+    for (int round = 0; round < 14; round++) {
+        std::uniform_int_distribution<int> np(1, 70), ns(2, 500), nr(1, 8);
+        const int64_t S = ns(rng);
+        std::uniform_int_distribution<int> rl(1, (int)S - 1);
+        const int hi = rl(rng);
+        ppt::Batch b = ppt::random_batch(rng, np(rng), S, nr(rng), 1, hi, round % 3 == 0 ? 0.6 : 0.2);
+        same(b, p);
+    }
+}
+
+// Bands of width 1 .. 6 (read length sites - 1 .. sites - 6, narrower than the four-row
+// stagger), bands that start or end on a column-block edge, and one-base reads.
+TEST_P(PaparaSimd, Paper2012NarrowBandsAndBlockEdges)
+{
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed) + " (DPA_TEST_SEED to repeat)");
+    std::mt19937_64 rng(seed);
+    const dpa_papara_params p = paper2012();
+    for (int64_t S : { 2, 3, 5, 8, 63, 64, 65, 67, 128, 129, 200 }) {
+        ppt::Batch b = ppt::random_batch(rng, GetParam().width + 5, S, 0, 1, 1);
+        for (int64_t w = 1; w <= 6 && w < S; w++) {
+            b.reads.push_back(ppt::random_batch(rng, 1, S, 1, (int)(S - w), (int)(S - w)).reads[0]);
+        }
+        for (int64_t L : { (int64_t)1, S / 2, (int64_t)DPA_PAPARA_COLB - 1, (int64_t)DPA_PAPARA_COLB,
+                           (int64_t)DPA_PAPARA_COLB + 3 })
+            if (L >= 1 && L < S) b.reads.push_back(ppt::random_batch(rng, 1, S, 1, (int)L, (int)L, 0.5).reads[0]);
+        same(b, p);
+    }
+}
+
+// The longest read the int16 bound admits, with every site a flagged mismatch (the
+// costliest cells) and on random data.
+TEST_P(PaparaSimd, Paper2012AtTheInt16Bound)
+{
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    const dpa_papara_params p = paper2012();
+    int32_t L = 1;
+    while (dpa_papara_fits_int16(L + 1, &p)) L++;
+    EXPECT_EQ(L, (32000 - 4) / 6);
+    ppt::Batch b = ppt::random_batch(rng, GetParam().width + 3, L + 70, 2, L, L, 0.5);
+    same(b, p);
     for (auto &r : b.reads)
         for (auto &x : r) x = 8;
     for (auto &pr : b.profiles)

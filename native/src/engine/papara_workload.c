@@ -9,8 +9,9 @@
  * after the run walks the blocks in profile order, so ties go to the lowest profile index
  * whatever order the tasks ran in (scoring_results::offer).
  *
- * A read outside the int16 bound (dpa_papara_fits_int16) runs through the scalar
- * reference, profile by profile, on every ISA.
+ * Both score models run here: the paper2012 model (lowest wins) lays its own costs into the
+ * same block layout and takes the ISA's paper2012 kernel. A read outside the int16 bound
+ * (dpa_papara_fits_int16) runs through the scalar reference, profile by profile, on every ISA.
  *
  * GPU (kernels/src/papara_*.cu, DPA_CUDA_WORKLOAD_PAPARA): a unit of tasks becomes at most
  * three rectangles of profiles x reads (papara_gpu); the GPU writes every score of a
@@ -121,8 +122,9 @@ static dpa_status papara_cpu(void *arg, int64_t first, int64_t count, int64_t *c
         if (j->ops.block && dpa_papara_fits_int16(len, j->params)) {
             const dpa_papara_block bk = { p0, lanes,
                                           j->pre + (int64_t)blk * b->num_sites * DPA_PAPARA_PRE * W };
-            j->ops.block(&bk, b->num_sites, b->read_masks + b->read_offsets[read], len,
-                         j->params, simd_scratch, out);
+            (j->lowest_wins ? j->ops.block2012 : j->ops.block)(
+                &bk, b->num_sites, b->read_masks + b->read_offsets[read], len, j->params,
+                simd_scratch, out);
         } else {
             block_ref(j, p0, lanes, read, ref_scratch, out);
         }
@@ -269,17 +271,7 @@ DPA_API dpa_status dpa_papara_score(dpa_context *ctx, const dpa_papara_batch *ba
     job.params = params;
     dpa_papara_select(ctx->cfg.isa_mask, &job.ops);
     dpa_sched_call call = { 0, 0, params->backend, job.ops.isa };
-    if (params->score_model == DPA_PAPARA_SCORE_PAPER2012) {
-        /* only the scalar reference computes the 2012 model so far */
-        const int32_t be = params->backend >= 0 ? params->backend : (int32_t)ctx->cfg.backend;
-        if (be == DPA_BACKEND_GPU)
-            return dpa_fail(DPA_ERR_UNSUPPORTED, "dpa_papara_score: the paper2012 score model "
-                            "has no GPU kernel yet (use the CPU backend)");
-        job.lowest_wins = 1;
-        job.ops = (dpa_papara_ops){ DPA_ISA_SCALAR, "scalar", 1, 0 };
-        call.backend = DPA_BACKEND_CPU;
-        call.isa = DPA_ISA_SCALAR;
-    }
+    job.lowest_wins = params->score_model == DPA_PAPARA_SCORE_PAPER2012;
     job.width = job.ops.block ? job.ops.width : SCALAR_GROUP;
     if (stats) {
         memset(stats, 0, sizeof *stats);

@@ -31,23 +31,26 @@ int32_t dpa_papara_score_paper2012(const uint8_t *profile, int64_t num_sites, co
 /* The parameter rules of dpa_papara_validate (message names the field). */
 dpa_status dpa_papara_check_params(const dpa_papara_params *p);
 
-/* int16 lanes are exact while every cell stays inside [-32767, 32767]: |S| <= max(|open|,
- * |extend|, match, |match_cgap|) x (read_length + 2) (docs/papara.md derives it). */
+/* int16 lanes are exact while every cell stays inside [-32767, 32767]: papara2, |S| <=
+ * max(|open|, |extend|, match, |match_cgap|) x (read_length + 2); paper2012, S <= 6 x
+ * read_length (docs/papara.md derives both). */
 int dpa_papara_fits_int16(int32_t read_length, const dpa_papara_params *p);
 
 /* Vectors per site in a block's cost layout (pre): what read base A, C, G, T (mask bit 0-3)
  * adds on the diagonal (match where the state has it, plus match_cgap on a flagged site),
- * then the gap open and extend in the read (0 on a flagged site). */
+ * then the gap open and extend in the read (0 on a flagged site). Under the paper2012 model
+ * the same slots hold its costs: the diagonal cost of each base (0 where the state has it,
+ * else the mismatch, plus CG on a flagged site), then open + extend and extend. */
 #define DPA_PAPARA_PRE 6
 
 typedef struct dpa_papara_block {
     int32_t first;       /* index of the block's first profile */
     int32_t lanes;       /* real profiles in the block (the rest are padding) */
-    const int16_t *pre;  /* num_sites x DPA_PAPARA_PRE x W: the papara2 costs, per site */
+    const int16_t *pre;  /* num_sites x DPA_PAPARA_PRE x W: the model's costs, per site */
 } dpa_papara_block;
 
 /* Lays out profiles [first, first + width) of batch (the tail past num_profiles repeats the
- * last profile) as pre for the costs p (the papara2 model). */
+ * last profile) as pre for the costs p and its score model. */
 void dpa_papara_lay_out_block(const dpa_papara_batch *batch, int32_t first, int32_t width,
                               const dpa_papara_params *p, int16_t *pre);
 
@@ -72,17 +75,24 @@ typedef struct dpa_papara_ops {
     const char *name;
     int32_t width;              /* profiles per vector; 1 = scalar (no blocks) */
     dpa_papara_block_fn block;  /* NULL for scalar */
+    dpa_papara_block_fn block2012; /* the paper2012 model; NULL for scalar */
 } dpa_papara_ops;
 
 #ifdef DPA_HAVE_AVX2
 void dpa_papara_block_avx2(const dpa_papara_block *blk, int64_t num_sites,
                            const uint8_t *read, int32_t read_length,
                            const dpa_papara_params *p, int16_t *scratch, int32_t *out);
+void dpa_papara_block_paper2012_avx2(const dpa_papara_block *blk, int64_t num_sites,
+                                     const uint8_t *read, int32_t read_length,
+                                     const dpa_papara_params *p, int16_t *scratch, int32_t *out);
 #endif
 #ifdef DPA_HAVE_AVX512
 void dpa_papara_block_avx512(const dpa_papara_block *blk, int64_t num_sites,
                              const uint8_t *read, int32_t read_length,
                              const dpa_papara_params *p, int16_t *scratch, int32_t *out);
+void dpa_papara_block_paper2012_avx512(const dpa_papara_block *blk, int64_t num_sites,
+                                       const uint8_t *read, int32_t read_length,
+                                       const dpa_papara_params *p, int16_t *scratch, int32_t *out);
 #endif
 
 /* Fastest kernel whose ISA bit is set in allowed_isa_mask (bit i = dpa_isa i). */
@@ -90,18 +100,20 @@ static inline void dpa_papara_select(unsigned allowed_isa_mask, dpa_papara_ops *
 {
 #ifdef DPA_HAVE_AVX512
     if (allowed_isa_mask & (1u << DPA_ISA_AVX512)) {
-        *out = (dpa_papara_ops){ DPA_ISA_AVX512, "avx512", 32, dpa_papara_block_avx512 };
+        *out = (dpa_papara_ops){ DPA_ISA_AVX512, "avx512", 32, dpa_papara_block_avx512,
+                                  dpa_papara_block_paper2012_avx512 };
         return;
     }
 #endif
 #ifdef DPA_HAVE_AVX2
     if (allowed_isa_mask & (1u << DPA_ISA_AVX2)) {
-        *out = (dpa_papara_ops){ DPA_ISA_AVX2, "avx2", 16, dpa_papara_block_avx2 };
+        *out = (dpa_papara_ops){ DPA_ISA_AVX2, "avx2", 16, dpa_papara_block_avx2,
+                                  dpa_papara_block_paper2012_avx2 };
         return;
     }
 #endif
     (void)allowed_isa_mask;
-    *out = (dpa_papara_ops){ DPA_ISA_SCALAR, "scalar", 1, 0 };
+    *out = (dpa_papara_ops){ DPA_ISA_SCALAR, "scalar", 1, 0, 0 };
 }
 
 #endif

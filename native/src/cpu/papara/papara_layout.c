@@ -19,6 +19,14 @@ void dpa_papara_lay_out_block(const dpa_papara_batch *batch, int32_t first, int3
         for (int64_t i = 0; i < S; i++) {
             const int flagged = (prof[i] & DPA_PAPARA_CGAP_BIT) != 0;
             int16_t *v = pre + i * DPA_PAPARA_PRE * W + k;
+            if (p->score_model == DPA_PAPARA_SCORE_PAPER2012) {
+                for (int c = 0; c < 4; c++)
+                    v[c * W] = (int16_t)(((prof[i] >> c) & 1 ? 0 : DPA_PAPER2012_MISMATCH) +
+                                         (flagged ? DPA_PAPER2012_CGAP : 0));
+                v[4 * W] = (int16_t)(flagged ? 0 : DPA_PAPER2012_OPEN + DPA_PAPER2012_EXTEND);
+                v[5 * W] = (int16_t)(flagged ? 0 : DPA_PAPER2012_EXTEND);
+                continue;
+            }
             for (int c = 0; c < 4; c++)
                 v[c * W] = (int16_t)(((prof[i] >> c) & 1 ? p->match : 0) + (flagged ? p->match_cgap : 0));
             v[4 * W] = (int16_t)(flagged ? 0 : p->gap_open);

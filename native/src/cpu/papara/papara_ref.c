@@ -12,6 +12,9 @@
 
 int dpa_papara_fits_int16(int32_t read_length, const dpa_papara_params *p)
 {
+    /* paper2012: every real cell <= 6 x read_length (the diagonal from row -1); a gap opened
+     * from it adds 4, and 32000 keeps the LARGE sentinel 32767 above them all */
+    if (p->score_model == DPA_PAPARA_SCORE_PAPER2012) return 6 * (int64_t)read_length + 4 <= 32000;
     int64_t m = p->match;
     if (-(int64_t)p->gap_open > m) m = -(int64_t)p->gap_open;
     if (-(int64_t)p->gap_extend > m) m = -(int64_t)p->gap_extend;

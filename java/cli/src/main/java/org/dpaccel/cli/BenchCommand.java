@@ -14,6 +14,7 @@ import org.dpaccel.bench.workload.WorkloadBenchRunner;
 import org.dpaccel.bench.workload.XdropBench;
 import org.dpaccel.papara.GapModel;
 import org.dpaccel.papara.PaparaParams;
+import org.dpaccel.papara.ScoreModel;
 import org.dpaccel.xdrop.XdropParams;
 
 import picocli.CommandLine.Command;
@@ -360,6 +361,10 @@ final class BenchCommand implements Callable<Integer> {
             + "read x edge score matrix)")
         boolean bestOnly;
 
+        @Option(names = "--score-model", paramLabel = "papara2|paper2012", defaultValue = "papara2",
+            description = "papara2 (papara_core 2.5, default) or paper2012 (the 2012 paper's min-plus kernel)")
+        String scoreModel;
+
         @Override
         WorkloadBench<?, ?> bench() {
             GapModel model = switch (gapModel) {
@@ -367,7 +372,13 @@ final class BenchCommand implements Callable<Integer> {
                 case "cgap" -> GapModel.CGAP;
                 default -> throw new IllegalArgumentException("--gap-model must be prob or cgap");
             };
-            return new PaparaBench(taxa, columns, PaparaParams.parse(scoring), model, !bestOnly);
+            ScoreModel sm;
+            try {
+                sm = ScoreModel.parse(scoreModel);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--score-model: " + e.getMessage(), e);
+            }
+            return new PaparaBench(taxa, columns, PaparaParams.parse(scoring), model, sm, !bestOnly);
         }
 
         @Override

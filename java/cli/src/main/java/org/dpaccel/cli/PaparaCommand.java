@@ -71,7 +71,7 @@ final class PaparaCommand implements Callable<Integer> {
 
     @Option(names = "--score-model", paramLabel = "papara2|paper2012", defaultValue = "papara2",
         description = "papara2 (papara_core 2.5, default) or paper2012 (the 2012 paper's min-plus kernel: lowest "
-            + "score best, fixed costs, CPU only, no traceback: ref_start and cigar are '-' and no alignment.phy)")
+            + "score best, fixed costs, no traceback: ref_start and cigar are '-' and no alignment.phy)")
     String scoreModel;
 
     @Option(names = "--scores", paramLabel = "FILE", arity = "0..1", fallbackValue = "",

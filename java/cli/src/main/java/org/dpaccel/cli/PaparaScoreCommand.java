@@ -49,7 +49,7 @@ final class PaparaScoreCommand implements Callable<Integer> {
     String scoring;
 
     @Option(names = "--score-model", paramLabel = "papara2|paper2012", defaultValue = "papara2",
-        description = "papara2 (papara_core 2.5, default) or paper2012 (the 2012 paper's min-plus costs; CPU only)")
+        description = "papara2 (papara_core 2.5, default) or paper2012 (the 2012 paper's min-plus costs)")
     String scoreModel;
 
     /** The profiles of a profiles.tsv: split names and site bytes. */

@@ -87,7 +87,7 @@ public final class Papara {
      * @param model the recurrence
      * @return per read best score and edge (and the matrix when asked)
      * @throws IllegalArgumentException naming the read and base of a bad mask, or the read too long for
-     *     PAPER2012, or a GPU backend with PAPER2012
+     *     PAPER2012
      * @throws org.dpaccel.DpaccelException if the native library fails
      */
     public static PaparaResults score(DpaContext ctx, PaparaReference ref, byte[][] reads, PaparaParams params,
@@ -104,9 +104,6 @@ public final class Papara {
         int[] scores = wantScores ? new int[Math.multiplyExact(n, ref.numEdges())] : null;
         long[] stats = new long[3];
         if (model == ScoreModel.PAPER2012) {
-            if (backend == Backend.GPU) {
-                throw new IllegalArgumentException("the paper2012 score model has no GPU kernel yet: use the CPU");
-            }
             for (int r = 0; r < n; r++) {
                 if (lengths[r] >= ref.numSites()) {
                     throw new IllegalArgumentException("read " + r + " has " + lengths[r] + " bases, not fewer than the "

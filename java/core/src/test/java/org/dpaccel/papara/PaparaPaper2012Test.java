@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.dpaccel.Backend;
 import org.dpaccel.Config;
 import org.dpaccel.DpaContext;
 import org.junit.jupiter.api.AfterAll;
@@ -71,14 +70,11 @@ class PaparaPaper2012Test {
     }
 
     @Test
-    void readsMustBeShorterThanTheProfileAndCpuOnly() {
+    void readsMustBeShorterThanTheProfile() {
         PaparaReference ref = PaparaReference.ofSites(new byte[][] {m("ACGT")});
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Papara.score(ctx, ref,
             new byte[][] {m("AC"), m("ACGT")}, PaparaParams.defaults(), false, null, ScoreModel.PAPER2012));
         assertTrue(e.getMessage().contains("read 1 has 4 bases, not fewer than the 4 sites"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> Papara.score(ctx, ref, new byte[][] {m("AC")},
-            PaparaParams.defaults(), false, Backend.GPU, ScoreModel.PAPER2012));
-        assertTrue(e.getMessage().contains("no GPU kernel"), e.getMessage());
         assertEquals(ScoreModel.PAPER2012, ScoreModel.parse("paper2012"));
         assertThrows(IllegalArgumentException.class, () -> ScoreModel.parse("paper"));
     }

@@ -14,6 +14,7 @@ import org.dpaccel.papara.Papara;
 import org.dpaccel.papara.PaparaParams;
 import org.dpaccel.papara.PaparaReference;
 import org.dpaccel.papara.PaparaResults;
+import org.dpaccel.papara.ScoreModel;
 
 /**
  * {@code dpaccel bench papara}: PaPaRa 2 read scoring against every edge profile of a reference
@@ -45,6 +46,7 @@ public final class PaparaBench implements WorkloadBench<PaparaBench.Input, Papar
     private final int columns;
     private final PaparaParams params;
     private final GapModel model;
+    private final ScoreModel scoreModel;
     private final boolean wantScores;
 
     /**
@@ -52,9 +54,11 @@ public final class PaparaBench implements WorkloadBench<PaparaBench.Input, Papar
      * @param columns alignment columns, at least 1
      * @param params the scoring
      * @param model the gap model of the profiles
+     * @param scoreModel the recurrence (papara2, or the 2012 paper's min-plus model)
      * @param wantScores also return and compare the whole read x edge matrix
      */
-    public PaparaBench(int taxa, int columns, PaparaParams params, GapModel model, boolean wantScores) {
+    public PaparaBench(int taxa, int columns, PaparaParams params, GapModel model, ScoreModel scoreModel,
+        boolean wantScores) {
         if (taxa < 3) {
             throw new IllegalArgumentException("--taxa " + taxa + ": must be at least 3");
         }
@@ -65,6 +69,7 @@ public final class PaparaBench implements WorkloadBench<PaparaBench.Input, Papar
         this.columns = columns;
         this.params = Objects.requireNonNull(params, "params");
         this.model = Objects.requireNonNull(model, "model");
+        this.scoreModel = Objects.requireNonNull(scoreModel, "scoreModel");
         this.wantScores = wantScores;
     }
 
@@ -241,14 +246,16 @@ public final class PaparaBench implements WorkloadBench<PaparaBench.Input, Papar
         return in.reads().length + " reads (" + in.readBases() + " bases) x " + in.ref().numEdges()
             + " edge profiles of "
             + in.ref().numSites() + " sites (" + in.taxa() + " taxa, " + in.columns() + " columns), gap model "
-            + model.name().toLowerCase(java.util.Locale.ROOT) + ", scoring " + params.gapOpen() + ":"
-            + params.gapExtend() + ":" + params.match() + ":" + params.matchCgap()
+            + model.name().toLowerCase(java.util.Locale.ROOT)
+            + (scoreModel == ScoreModel.PAPER2012 ? ", score model paper2012 (fixed costs)"
+                : ", scoring " + params.gapOpen() + ":" + params.gapExtend() + ":" + params.match() + ":"
+                    + params.matchCgap())
             + (in.wantScores() ? ", whole score matrix compared" : ", best scores compared");
     }
 
     @Override
     public Scored run(DpaContext ctx, Backend backend, Input in) {
-        return new Scored(Papara.score(ctx, in.ref(), in.reads(), in.params(), in.wantScores(), backend),
+        return new Scored(Papara.score(ctx, in.ref(), in.reads(), in.params(), in.wantScores(), backend, scoreModel),
             in.ref().numEdges());
     }
 

@@ -15,6 +15,7 @@ import org.dpaccel.Backend;
 import org.dpaccel.DpaContext;
 import org.dpaccel.papara.GapModel;
 import org.dpaccel.papara.PaparaParams;
+import org.dpaccel.papara.ScoreModel;
 import org.dpaccel.pdhmm.Pdhmm;
 import org.junit.jupiter.api.Test;
 
@@ -58,12 +59,22 @@ class PdhmmPaparaBenchTest {
     void paparaAgreesOnEveryCpuBackendBothGapModels() {
         for (GapModel m : GapModel.values()) {
             int[] rc = new int[1];
-            String out = run(new PaparaBench(12, 300, PaparaParams.defaults(), m, true), settings(40, "cpu,cuda"), rc);
+            String out = run(new PaparaBench(12, 300, PaparaParams.defaults(), m, ScoreModel.PAPARA2, true), settings(40, "cpu,cuda"), rc);
             assertEquals(0, rc[0], out);
             assertTrue(out.contains("40 reads (") && out.contains("21 edge profiles"), out);
             assertTrue(out.contains("whole score matrix compared"), out);
             assertTrue(out.contains("RESULT: every backend that ran equals scalar"), out);
         }
+    }
+
+    @Test
+    void paparaPaper2012AgreesOnEveryCpuBackend() {
+        int[] rc = new int[1];
+        String out = run(new PaparaBench(12, 400, PaparaParams.defaults(), GapModel.PROB, ScoreModel.PAPER2012, true),
+            settings(30, "cpu,cuda"), rc);
+        assertEquals(0, rc[0], out);
+        assertTrue(out.contains("score model paper2012"), out);
+        assertTrue(out.contains("RESULT: every backend that ran equals scalar"), out);
     }
 
     @Test
@@ -95,7 +106,7 @@ class PdhmmPaparaBenchTest {
 
     @Test
     void paparaInputsAreDeterministicAndPlausible() {
-        PaparaBench b = new PaparaBench(10, 400, PaparaParams.defaults(), GapModel.PROB, true);
+        PaparaBench b = new PaparaBench(10, 400, PaparaParams.defaults(), GapModel.PROB, ScoreModel.PAPARA2, true);
         PaparaBench.Input x = b.generate(3, 30), y = b.generate(3, 30), z = b.generate(4, 30);
         assertEquals(17, x.ref().numEdges()); // 2 x 10 - 3 edges of an unrooted binary tree
         assertEquals(x.readBases(), y.readBases());
@@ -112,7 +123,7 @@ class PdhmmPaparaBenchTest {
             }
         }
         // best-only runs compare without a matrix
-        PaparaBench best = new PaparaBench(10, 400, PaparaParams.defaults(), GapModel.PROB, false);
+        PaparaBench best = new PaparaBench(10, 400, PaparaParams.defaults(), GapModel.PROB, ScoreModel.PAPARA2, false);
         try (DpaContext ctx = DpaContext.create()) {
             PaparaBench.Input in = best.generate(3, 30);
             assertNull(best.firstDifference(best.run(ctx, Backend.CPU, in), best.run(ctx, Backend.CPU, in)));
@@ -122,9 +133,9 @@ class PdhmmPaparaBenchTest {
     @Test
     void badSettingsAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> new PaparaBench(2, 100, PaparaParams.defaults(),
-            GapModel.PROB, true));
+            GapModel.PROB, ScoreModel.PAPARA2, true));
         assertThrows(IllegalArgumentException.class, () -> new PaparaBench(5, 0, PaparaParams.defaults(),
-            GapModel.PROB, true));
+            GapModel.PROB, ScoreModel.PAPARA2, true));
         assertThrows(NullPointerException.class, () -> new PdhmmBench(null));
     }
 }
