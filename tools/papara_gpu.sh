@@ -4,7 +4,8 @@
 # PaPaRa tests with the GPU visible, then dpaccel_papara on the issue's 1604.PRANK shape
 # (802 taxa, 3,060 sites, 16,040 reads of 90-110 bases; seeded generator) on the GPU alone
 # and in HYBRID (each twice), the host CPU alone on its first 1,000 reads, and a byte
-# comparison of their best.tsv and alignment.phy. Logs under $OUT (default ./out).
+# comparison of their best.tsv and alignment.phy; then the same runs with --score-model
+# paper2012 (best.tsv compared). Logs under $OUT (default ./out).
 #
 # From a clean clone, on the GPU machine (builds first):
 #   OUT=out tools/papara_gpu.sh
@@ -50,10 +51,12 @@ D=$OUT/data
 mkdir -p "$D"
 "$BIN/dpa_papara_gen" "$D" 7 802 3060 16040 0 90 110 || exit 1
 head -2000 "$D/reads.fa" >"$D/reads1k.fa"
-score() { # label backend reads
-  echo "$1: $( { /usr/bin/time -f '%e s whole tool' "$BIN/dpaccel_papara" --tree "$D/tree.nwk" \
-    --ref "$D/ref.phy" --reads "$3" --backend "$2" --threads "$THREADS" --time \
-    --out "$OUT/$1"; } 2>&1 | tr '\n' ' ')"
+score() { # label backend reads [more options]
+  local label=$1 be=$2 rd=$3
+  shift 3
+  echo "$label: $( { /usr/bin/time -f '%e s whole tool' "$BIN/dpaccel_papara" --tree "$D/tree.nwk" \
+    --ref "$D/ref.phy" --reads "$rd" --backend "$be" --threads "$THREADS" --time \
+    --out "$OUT/$label" "$@"; } 2>&1 | tr '\n' ' ')"
 }
 score cpu_1k cpu "$D/reads1k.fa"
 score gpu_1k gpu "$D/reads1k.fa"
@@ -63,5 +66,19 @@ if same cpu_1k gpu_1k && same gpu_1 hybrid_1 && same gpu_1 gpu_2 && same hybrid_
   echo "outputs identical (cpu = gpu on 1,000 reads; gpu = hybrid on all)"
 else
   echo "OUTPUTS DIFFER"; rc=1
+fi
+# the 2012 paper's model (best.tsv only: it has no traceback)
+score p12_cpu_1k cpu "$D/reads1k.fa" --score-model paper2012
+score p12_gpu_1k gpu "$D/reads1k.fa" --score-model paper2012
+for r in 1 2; do
+  score p12_gpu_$r gpu "$D/reads.fa" --score-model paper2012
+  score p12_hybrid_$r hybrid "$D/reads.fa" --score-model paper2012
+done
+if cmp -s "$OUT/p12_cpu_1k/best.tsv" "$OUT/p12_gpu_1k/best.tsv" &&
+  cmp -s "$OUT/p12_gpu_1/best.tsv" "$OUT/p12_hybrid_1/best.tsv" &&
+  cmp -s "$OUT/p12_gpu_1/best.tsv" "$OUT/p12_gpu_2/best.tsv"; then
+  echo "paper2012 best.tsv identical (cpu = gpu on 1,000 reads; gpu = hybrid on all)"
+else
+  echo "PAPER2012 OUTPUTS DIFFER"; rc=1
 fi
 exit $rc

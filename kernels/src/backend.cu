@@ -104,6 +104,8 @@ static dpa_status be_open(int32_t max_devices, const dpa_cuda_host *host, dpa_cu
             if (cap < dflt) dflt = cap;
         }
         b->chunk_bytes = env_size("DPACCEL_CUDA_CHUNK_BYTES", dflt);
+        const char *cb = getenv("DPACCEL_CUDA_CHUNK_BYTES");
+        b->chunk_bytes_set = cb && *cb;
         const char *fc = getenv("DPACCEL_CUDA_FORCE_CFG");
         b->force_cfg = -1;
         b->cfg_tab = (uint8_t *)malloc((size_t)1024 * 1024);

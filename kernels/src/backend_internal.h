@@ -113,6 +113,7 @@ struct dpa_cuda_backend {
     int32_t ndev;
     dpa_cuda_dev *devs;
     size_t chunk_bytes; /* device bytes per chunk (DPACCEL_CUDA_CHUNK_BYTES overrides) */
+    int chunk_bytes_set; /* DPACCEL_CUDA_CHUNK_BYTES given: a hard limit where one is optional */
     int32_t force_cfg;  /* -1, or a float kernel index (DPACCEL_CUDA_FORCE_CFG, tests) */
     int32_t timing;     /* DPACCEL_CUDA_TIMING=1 and a host log: per-call phase times */
     int32_t xdrop_copy; /* DPACCEL_CUDA_XDROP_COPY: -1 (auto) fewer bytes, 0 range, 1 gather */

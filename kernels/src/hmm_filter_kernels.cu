@@ -200,6 +200,95 @@ __device__ static int hf_msv(const dpa_hf_model &md, const uint8_t *tables, cons
     return xJ;
 }
 
+/* The carries of a Viterbi-filter row between 32-node blocks: the previous block's lane 31
+ * (M, I, D of row i-1 before its update, and its D(i, k+1) from M). */
+struct hf_vit_carry {
+    int M, I, D, Dc;
+};
+
+/* One 32-node block of row i (hf_vit and hf_vit_reg): node k = 32 j + lane + 1 with its row
+ * i-1 values oM, oI, oD (HF_NEG on invalid lanes); returns the node's row i values in nM, nI,
+ * nD (to be stored on valid lanes only) and folds xE and Dmax. */
+__device__ __forceinline__ static void hf_vit_block(const int16_t *tw, const int16_t *rs, int k,
+                                                    bool valid, int lane, int xB, int oM, int oI,
+                                                    int oD, hf_vit_carry &c, int &xE, int &Dmax,
+                                                    int &nM, int &nI, int &nD)
+{
+    int pM = __shfl_up_sync(HF_FULL, oM, 1), pI = __shfl_up_sync(HF_FULL, oI, 1),
+        pD = __shfl_up_sync(HF_FULL, oD, 1);
+    const int tM = __shfl_sync(HF_FULL, oM, 31), tI = __shfl_sync(HF_FULL, oI, 31),
+              tD = __shfl_sync(HF_FULL, oD, 31);
+    if (lane == 0) {
+        pM = c.M;
+        pI = c.I;
+        pD = c.D;
+    }
+    c.M = tM;
+    c.I = tI;
+    c.D = tD;
+    int sv = HF_NEG, dc = HF_NEG, ni = HF_NEG;
+    if (valid) {
+        /* one 16-byte load: BM MM IM DM MD MI II DD of node k (tw rows are 16 bytes, the
+         * region 16-aligned) */
+        const int4 wv = *(const int4 *)(tw + (size_t)k * 8);
+        const int w[8] = { (int16_t)wv.x, (int16_t)(wv.x >> 16), (int16_t)wv.y,
+                           (int16_t)(wv.y >> 16), (int16_t)wv.z, (int16_t)(wv.z >> 16),
+                           (int16_t)wv.w, (int16_t)(wv.w >> 16) };
+        sv = hf_adds16(xB, w[0]);
+        sv = max(sv, hf_adds16(pM, w[1]));
+        sv = max(sv, hf_adds16(pI, w[2]));
+        sv = max(sv, hf_adds16(pD, w[3]));
+        sv = hf_adds16(sv, rs[k]);
+        dc = hf_adds16(sv, w[4]); /* D(i, k+1) from M; k = M feeds Dmax only */
+        ni = max(hf_adds16(oM, w[5]), hf_adds16(oI, w[6]));
+        xE = max(xE, sv);
+        Dmax = max(Dmax, dc);
+    }
+    int din = __shfl_up_sync(HF_FULL, dc, 1);
+    const int tdc = __shfl_sync(HF_FULL, dc, 31);
+    if (lane == 0) din = c.Dc; /* D(i, 1) = -32768: Dc starts there */
+    c.Dc = tdc;
+    nM = sv;
+    nI = ni;
+    nD = din;
+}
+
+/* One 32-node block of the D-D chain's lazy fix-up: D(i, k) = max(D(i, k), D(i, k-1) + DD),
+ * a max-plus prefix scan across the warp; a = D(i, k) (HF_NEG on invalid lanes), carry the
+ * previous block's lane 31. Returns the fixed D(i, k). */
+__device__ __forceinline__ static int hf_vit_dchain(const int16_t *tw, int k, bool valid, int lane,
+                                                    int a, int &carry)
+{
+    int t = valid && k >= 2 ? tw[(size_t)(k - 1) * 8 + 7] : -65536;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const int la = __shfl_up_sync(HF_FULL, a, o), lt = __shfl_up_sync(HF_FULL, t, o);
+        if (lane >= o) {
+            a = max(a, la + t);
+            t = max(lt + t, -65536);
+        }
+    }
+    const int nd = max(a, carry + t);
+    carry = __shfl_sync(HF_FULL, nd, 31);
+    return nd;
+}
+
+/* The end of row i: the specials from the row's xE, and whether the D-D chain needs its
+ * fix-up. Returns 1 on overflow (xE at the 16-bit ceiling: the filter's answer is +inf). */
+__device__ __forceinline__ static int hf_vit_row_end(const dpa_hf_model &md, int xw_move, int xN,
+                                                     int &xE, int &Dmax, int &xB, int &xJ,
+                                                     int &xC, bool *fix_d)
+{
+    xE = hf_warp_max(xE);
+    Dmax = hf_warp_max(Dmax);
+    if (xE >= 32767) return 1;
+    xC = (int16_t)max(xC, xE + md.xw_e_move);
+    xJ = (int16_t)max(xJ, xE + md.xw_e_loop);
+    xB = (int16_t)max(xJ + xw_move, xN + xw_move);
+    *fix_d = Dmax + md.ddbound_w > xB;
+    return 0;
+}
+
 __device__ static int hf_vit(const dpa_hf_model &md, const uint8_t *tables, const uint8_t *dsq,
                              int L, int xw_move, int16_t *row, int lane)
 {
@@ -213,77 +302,29 @@ __device__ static int hf_vit(const dpa_hf_model &md, const uint8_t *tables, cons
     int xB = (int16_t)(xN + xw_move), xJ = HF_NEG, xC = HF_NEG;
     for (int i = 1; i <= L; i++) {
         const int16_t *rs = rw + (size_t)res.at(i - 1) * cols;
-        int cM = HF_NEG, cI = HF_NEG, cD = HF_NEG, cDc = HF_NEG;
+        hf_vit_carry c = { HF_NEG, HF_NEG, HF_NEG, HF_NEG };
         int xE = HF_NEG, Dmax = HF_NEG;
         for (int j = 0; j < Mpad; j += 32) {
             const int p = j + lane, k = p + 1;
             const bool valid = k <= M;
-            const int oM = valid ? Mr[p] : HF_NEG, oI = valid ? Ir[p] : HF_NEG,
-                      oD = valid ? Dr[p] : HF_NEG;
-            int pM = __shfl_up_sync(HF_FULL, oM, 1), pI = __shfl_up_sync(HF_FULL, oI, 1),
-                pD = __shfl_up_sync(HF_FULL, oD, 1);
-            const int tM = __shfl_sync(HF_FULL, oM, 31), tI = __shfl_sync(HF_FULL, oI, 31),
-                      tD = __shfl_sync(HF_FULL, oD, 31);
-            if (lane == 0) {
-                pM = cM;
-                pI = cI;
-                pD = cD;
-            }
-            cM = tM;
-            cI = tI;
-            cD = tD;
-            int sv = HF_NEG, dc = HF_NEG, nI = HF_NEG;
+            int nM, nI, nD;
+            hf_vit_block(tw, rs, k, valid, lane, xB, valid ? Mr[p] : HF_NEG,
+                         valid ? Ir[p] : HF_NEG, valid ? Dr[p] : HF_NEG, c, xE, Dmax, nM, nI, nD);
             if (valid) {
-                /* one 16-byte load: BM MM IM DM MD MI II DD of node k (tw rows are 16 bytes,
-                 * the region 16-aligned) */
-                const int4 wv = *(const int4 *)(tw + (size_t)k * 8);
-                const int w[8] = { (int16_t)wv.x, (int16_t)(wv.x >> 16), (int16_t)wv.y,
-                                   (int16_t)(wv.y >> 16), (int16_t)wv.z, (int16_t)(wv.z >> 16),
-                                   (int16_t)wv.w, (int16_t)(wv.w >> 16) };
-                sv = hf_adds16(xB, w[0]);
-                sv = max(sv, hf_adds16(pM, w[1]));
-                sv = max(sv, hf_adds16(pI, w[2]));
-                sv = max(sv, hf_adds16(pD, w[3]));
-                sv = hf_adds16(sv, rs[k]);
-                dc = hf_adds16(sv, w[4]); /* D(i, k+1) from M; k = M feeds Dmax only */
-                nI = max(hf_adds16(oM, w[5]), hf_adds16(oI, w[6]));
-                xE = max(xE, sv);
-                Dmax = max(Dmax, dc);
-            }
-            int din = __shfl_up_sync(HF_FULL, dc, 1);
-            const int tdc = __shfl_sync(HF_FULL, dc, 31);
-            if (lane == 0) din = cDc; /* D(i, 1) = -32768: cDc starts there */
-            cDc = tdc;
-            if (valid) {
-                Mr[p] = (int16_t)sv;
+                Mr[p] = (int16_t)nM;
                 Ir[p] = (int16_t)nI;
-                Dr[p] = (int16_t)din;
+                Dr[p] = (int16_t)nD;
             }
         }
-        xE = hf_warp_max(xE);
-        Dmax = hf_warp_max(Dmax);
-        if (xE >= 32767) return 32768;
-        xC = (int16_t)max(xC, xE + md.xw_e_move);
-        xJ = (int16_t)max(xJ, xE + md.xw_e_loop);
-        xB = (int16_t)max(xJ + xw_move, xN + xw_move);
-        if (Dmax + md.ddbound_w > xB) {
+        bool fix_d;
+        if (hf_vit_row_end(md, xw_move, xN, xE, Dmax, xB, xJ, xC, &fix_d)) return 32768;
+        if (fix_d) {
             int carry = HF_NEG;
             for (int j = 0; j < Mpad; j += 32) {
                 const int p = j + lane, k = p + 1;
                 const bool valid = k <= M;
-                int a = valid ? Dr[p] : HF_NEG;
-                int t = valid && k >= 2 ? tw[(size_t)(k - 1) * 8 + 7] : -65536;
-#pragma unroll
-                for (int o = 1; o < 32; o <<= 1) {
-                    const int la = __shfl_up_sync(HF_FULL, a, o), lt = __shfl_up_sync(HF_FULL, t, o);
-                    if (lane >= o) {
-                        a = max(a, la + t);
-                        t = max(lt + t, -65536);
-                    }
-                }
-                const int nd = max(a, carry + t);
+                const int nd = hf_vit_dchain(tw, k, valid, lane, valid ? Dr[p] : HF_NEG, carry);
                 if (valid) Dr[p] = (int16_t)nd;
-                carry = __shfl_sync(HF_FULL, nd, 31);
             }
         }
     }
@@ -292,9 +333,8 @@ __device__ static int hf_vit(const dpa_hf_model &md, const uint8_t *tables, cons
 
 /* The Viterbi filter with the row in registers, for M <= 32 J (J <= 16): hf_vit with Mr, Ir
  * and Dr of node 32 j + lane + 1 in m[j], ii[j], dd[j] instead of the warp's row in memory,
- * which takes three 16-bit loads and three stores per cell off the load/store pipe. The blocks
- * run j upwards as in hf_vit, the carries (cM, cI, cD, cDc) being the previous block's lane 31
- * before its update, exactly as there; arithmetic and order unchanged. */
+ * which takes three 16-bit loads and three stores per cell off the load/store pipe. The same
+ * block, chain and row-end steps in the same order, so the arithmetic is hf_vit's. */
 template <int J>
 __device__ static int hf_vit_reg(const dpa_hf_model &md, const uint8_t *tables,
                                  const uint8_t *dsq, int L, int xw_move, int lane)
@@ -310,77 +350,31 @@ __device__ static int hf_vit_reg(const dpa_hf_model &md, const uint8_t *tables,
     int xB = (int16_t)(xN + xw_move), xJ = HF_NEG, xC = HF_NEG;
     for (int i = 1; i <= L; i++) {
         const int16_t *rs = rw + (size_t)res.at(i - 1) * cols;
-        int cM = HF_NEG, cI = HF_NEG, cD = HF_NEG, cDc = HF_NEG;
+        hf_vit_carry c = { HF_NEG, HF_NEG, HF_NEG, HF_NEG };
         int xE = HF_NEG, Dmax = HF_NEG;
 #pragma unroll
         for (int j = 0; j < J; j++) {
             const int k = 32 * j + lane + 1;
             const bool valid = k <= M;
-            const int oM = valid ? m[j] : HF_NEG, oI = valid ? ii[j] : HF_NEG,
-                      oD = valid ? dd[j] : HF_NEG;
-            int pM = __shfl_up_sync(HF_FULL, oM, 1), pI = __shfl_up_sync(HF_FULL, oI, 1),
-                pD = __shfl_up_sync(HF_FULL, oD, 1);
-            const int tM = __shfl_sync(HF_FULL, oM, 31), tI = __shfl_sync(HF_FULL, oI, 31),
-                      tD = __shfl_sync(HF_FULL, oD, 31);
-            if (lane == 0) {
-                pM = cM;
-                pI = cI;
-                pD = cD;
-            }
-            cM = tM;
-            cI = tI;
-            cD = tD;
-            int sv = HF_NEG, dc = HF_NEG, nI = HF_NEG;
+            int nM, nI, nD;
+            hf_vit_block(tw, rs, k, valid, lane, xB, valid ? m[j] : HF_NEG,
+                         valid ? ii[j] : HF_NEG, valid ? dd[j] : HF_NEG, c, xE, Dmax, nM, nI, nD);
             if (valid) {
-                const int4 wv = *(const int4 *)(tw + (size_t)k * 8);
-                const int w[8] = { (int16_t)wv.x, (int16_t)(wv.x >> 16), (int16_t)wv.y,
-                                   (int16_t)(wv.y >> 16), (int16_t)wv.z, (int16_t)(wv.z >> 16),
-                                   (int16_t)wv.w, (int16_t)(wv.w >> 16) };
-                sv = hf_adds16(xB, w[0]);
-                sv = max(sv, hf_adds16(pM, w[1]));
-                sv = max(sv, hf_adds16(pI, w[2]));
-                sv = max(sv, hf_adds16(pD, w[3]));
-                sv = hf_adds16(sv, rs[k]);
-                dc = hf_adds16(sv, w[4]);
-                nI = max(hf_adds16(oM, w[5]), hf_adds16(oI, w[6]));
-                xE = max(xE, sv);
-                Dmax = max(Dmax, dc);
-            }
-            int din = __shfl_up_sync(HF_FULL, dc, 1);
-            const int tdc = __shfl_sync(HF_FULL, dc, 31);
-            if (lane == 0) din = cDc;
-            cDc = tdc;
-            if (valid) {
-                m[j] = (int16_t)sv;
+                m[j] = (int16_t)nM;
                 ii[j] = (int16_t)nI;
-                dd[j] = (int16_t)din;
+                dd[j] = (int16_t)nD;
             }
         }
-        xE = hf_warp_max(xE);
-        Dmax = hf_warp_max(Dmax);
-        if (xE >= 32767) return 32768;
-        xC = (int16_t)max(xC, xE + md.xw_e_move);
-        xJ = (int16_t)max(xJ, xE + md.xw_e_loop);
-        xB = (int16_t)max(xJ + xw_move, xN + xw_move);
-        if (Dmax + md.ddbound_w > xB) {
+        bool fix_d;
+        if (hf_vit_row_end(md, xw_move, xN, xE, Dmax, xB, xJ, xC, &fix_d)) return 32768;
+        if (fix_d) {
             int carry = HF_NEG;
 #pragma unroll
             for (int j = 0; j < J; j++) {
                 const int k = 32 * j + lane + 1;
                 const bool valid = k <= M;
-                int a = valid ? dd[j] : HF_NEG;
-                int t = valid && k >= 2 ? tw[(size_t)(k - 1) * 8 + 7] : -65536;
-#pragma unroll
-                for (int o = 1; o < 32; o <<= 1) {
-                    const int la = __shfl_up_sync(HF_FULL, a, o), lt = __shfl_up_sync(HF_FULL, t, o);
-                    if (lane >= o) {
-                        a = max(a, la + t);
-                        t = max(lt + t, -65536);
-                    }
-                }
-                const int nd = max(a, carry + t);
+                const int nd = hf_vit_dchain(tw, k, valid, lane, valid ? dd[j] : HF_NEG, carry);
                 if (valid) dd[j] = (int16_t)nd;
-                carry = __shfl_sync(HF_FULL, nd, 31);
             }
         }
     }

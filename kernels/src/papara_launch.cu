@@ -10,10 +10,12 @@
  * Device layout of a pass (256-byte aligned regions of the slot's buffer):
  *   profiles | reads | offs (int64 x k) | lens (int32 x k) | out (k x np)
  *   ... | next (int32 per grid column, 16-bit kernel) | bnd
- * bnd holds the stripe boundaries (8 bytes per site per thread): per read for the int32
- * kernel, which so bounds its reads per launch k; per resident thread for the 16-bit kernel
- * (one wave of grid rows, up to the larger of half the budget and an eighth of the device's
- * memory), which then takes every read that fits the rest of the budget.
+ * bnd holds the stripe boundaries (8 bytes per site per thread, 4 for paper2012): per read
+ * for the int32 kernels, which so bounds their reads per launch k (the budget there is the
+ * larger of the chunk budget and an eighth of the device's memory); per resident thread for
+ * the 16-bit kernel (one wave of grid rows, up to the larger of half the budget and an
+ * eighth of the device's memory), which then takes every read that fits the rest of the
+ * budget.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -84,7 +86,9 @@ static dpa_status run_pass(dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *
         if (batch->read_lengths[first_read + idx[r]] > maxlen) maxlen = batch->read_lengths[first_read + idx[r]];
     /* int32 kernel: a grid row per read, so every read of a launch has its own boundary
      * rows; 16-bit kernel: one resident wave of grid rows loops over all the launch's reads */
-    const size_t bnd_row = (size_t)(8 * S * threads_per_read);
+    /* S and SU per site and thread; the paper2012 kernel keeps only S */
+    const int m12 = params->score_model == DPA_PAPARA_SCORE_PAPER2012;
+    const size_t bnd_row = (size_t)((m12 && !pairs ? 4 : 8) * S * threads_per_read);
     int64_t rows = 0; /* 16-bit kernel: warps per column */
     if (pairs) {
         const int64_t columns = threads_per_read / 32;
@@ -104,6 +108,16 @@ static dpa_status run_pass(dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *
     /* the 16-bit kernel's reads and scores get the other half of the budget */
     size_t budget = pairs ? b->chunk_bytes / 2
                           : (b->chunk_bytes > prof_bytes ? b->chunk_bytes - prof_bytes : 0);
+    if (!pairs) {
+        /* the int32 kernels' boundary rows are tens of MB per read at thousands of sites
+         * (40 MB at 3,060 sites x 1,605 profiles): within the chunk budget alone a launch
+         * held ~25 reads and filled a sixth of an H200, so, like the 16-bit kernel's wave,
+         * a launch may use up to an eighth of the device's memory (unless
+         * DPACCEL_CUDA_CHUNK_BYTES sets the budget: the tests split launches with it) */
+        const size_t cap = (size_t)(d->info.total_memory / 8);
+        if (!b->chunk_bytes_set && cap > prof_bytes && cap - prof_bytes > budget)
+            budget = cap - prof_bytes;
+    }
     if (budget < per_read) budget = per_read;
     int64_t k = (int64_t)(budget / per_read);
     if (k < 1) k = 1;

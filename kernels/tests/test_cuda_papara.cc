@@ -102,6 +102,10 @@ TEST_F(CudaPapara, LongReadsAndSmallChunks)
     dpa_papara_params_init(&p);
     ppt::Batch b = ppt::random_batch(rng, 40, 900, 5, 900, 3000);
     same(b, p, 0, 40, 0, 5);
+    // the paper2012 model's int32 kernel under the same budget: several launches
+    p.score_model = DPA_PAPARA_SCORE_PAPER2012;
+    ppt::Batch c = ppt::random_batch(rng, 300, 900, 12, 100, 800);
+    same(c, p, 0, 300, 0, 12);
     std::swap(bk.b, small.b);
 }
 
