@@ -29,8 +29,8 @@ extern "C" {
 #endif
 
 /* The table's ABI. 3: one entry table per workload, looked up by id (the rule below), and
- * the host's log callback passed to open. */
-#define DPA_CUDA_ABI_VERSION 3
+ * the host's log callback passed to open. 4: the host names the devices to open. */
+#define DPA_CUDA_ABI_VERSION 4
 #define DPA_CUDA_GET_OPS_SYMBOL "dpa_cuda_get_ops"
 
 typedef struct dpa_cuda_backend dpa_cuda_backend;
@@ -233,14 +233,19 @@ typedef struct dpa_cuda_hmm_filter_entry {
 typedef struct dpa_cuda_host {
     dpa_log_fn log;
     void *log_user;
+    /* CUDA device ordinals to open, in this order (backend device i = devices[i]); 0
+     * devices = every visible one. An ordinal that is not visible fails the open. */
+    const int32_t *devices;
+    int32_t num_devices;
 } dpa_cuda_host;
 
 typedef struct dpa_cuda_ops {
     uint32_t abi_version;  /* DPA_CUDA_ABI_VERSION */
     uint32_t struct_size;  /* sizeof(dpa_cuda_ops) */
 
-    /* Opens every visible device (at most max_devices; <= 0 = all). A machine with no
-     * driver or no device gives DPA_ERR_NO_DEVICE and a reason in err. host may be NULL. */
+    /* Opens host's devices, or every visible device (at most max_devices; <= 0 = all). A
+     * machine with no driver or no device, or a named device that is not visible, gives
+     * DPA_ERR_NO_DEVICE and a reason in err. host may be NULL. */
     dpa_status (*open)(int32_t max_devices, const dpa_cuda_host *host, dpa_cuda_backend **out,
                        char *err, size_t err_len);
     void (*close)(dpa_cuda_backend *backend);

@@ -84,6 +84,18 @@ static dpa_status be_open(int32_t max_devices, const dpa_cuda_host *host, dpa_cu
         }
         return DPA_ERR_NO_DEVICE;
     }
+    const int visible = count;
+    if (host && host->num_devices > 0) {
+        for (int32_t i = 0; i < host->num_devices; i++)
+            if (host->devices[i] < 0 || host->devices[i] >= visible) {
+                if (err && err_len)
+                    snprintf(err, err_len, "GPU device %d was asked for (gpu_devices) but %d %s "
+                             "visible (CUDA numbers them 0..%d after CUDA_VISIBLE_DEVICES)",
+                             host->devices[i], visible, visible == 1 ? "is" : "are", visible - 1);
+                return DPA_ERR_NO_DEVICE;
+            }
+        count = host->num_devices;
+    }
     if (max_devices > 0 && count > max_devices) count = max_devices;
     b = (dpa_cuda_backend *)calloc(1, sizeof *b);
     if (!b || !(b->devs = (dpa_cuda_dev *)calloc((size_t)count, sizeof *b->devs))) {
@@ -92,7 +104,8 @@ static dpa_status be_open(int32_t max_devices, const dpa_cuda_host *host, dpa_cu
         return DPA_ERR_OUT_OF_MEMORY;
     }
     for (int i = 0; i < count; i++) {
-        status = dpa_cuda_dev_init(&b->devs[i], i, i, &ce);
+        const int cuda_id = host && host->num_devices > 0 ? host->devices[i] : i;
+        status = dpa_cuda_dev_init(&b->devs[i], cuda_id, i, &ce);
         b->ndev = i + 1;
         if (status != DPA_OK) goto cleanup;
     }

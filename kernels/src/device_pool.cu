@@ -30,6 +30,7 @@ dpa_status dpa_cuda_dev_init(dpa_cuda_dev *d, int cuda_id, int index, dpa_cuda_e
     DPA_CUDA_TRY(err, cudaSetDevice(cuda_id));
     DPA_CUDA_TRY(err, cudaGetDeviceProperties(&p, cuda_id));
     d->info.index = index;
+    d->info.cuda_ordinal = cuda_id;
     snprintf(d->info.name, sizeof d->info.name, "%.127s", p.name);
     d->info.cc_major = p.major;
     d->info.cc_minor = p.minor;

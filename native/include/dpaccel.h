@@ -75,7 +75,8 @@ typedef void (*dpa_log_fn)(void *user, dpa_log_level level, const char *message)
 
 /* Context options. Always initialise with dpa_options_init(), then set fields.
  * A field left at its "unset" value is taken from the environment
- * (DPACCEL_THREADS, DPACCEL_BACKEND, DPACCEL_CPU_DISABLE, DPACCEL_GPU_DISABLE), then
+ * (DPACCEL_THREADS, DPACCEL_BACKEND, DPACCEL_CPU_DISABLE, DPACCEL_GPU_DISABLE,
+ * DPACCEL_GPU_DEVICES), then
  * from the built-in default. */
 typedef struct dpa_options {
     uint32_t struct_size;   /* sizeof(dpa_options), set by dpa_options_init          */
@@ -86,6 +87,12 @@ typedef struct dpa_options {
     int32_t gpu_disable;    /* 1 = never load the CUDA backend; -1 = unset (=> 0)     */
     dpa_log_fn log_fn;      /* optional; the library is silent without it            */
     void *log_user;
+    const char *gpu_devices;/* comma list of CUDA device ordinals to use, in order ("1" or
+                               "0,2": a Spark task's GPU addresses); NULL = unset (=>
+                               DPACCEL_GPU_DEVICES, then every visible device); "" = every
+                               visible device. A bad list is DPA_ERR_INVALID_ARG; a device
+                               that is not visible means no GPU (DPA_ERR_NO_DEVICE when the
+                               backend is GPU). */
 } dpa_options;
 
 typedef struct dpa_context dpa_context;
@@ -97,6 +104,7 @@ typedef struct dpa_device_info {
     int32_t multiprocessors;
     uint64_t total_memory;
     int32_t usable;         /* 0 once the device was retired after a fault */
+    int32_t cuda_ordinal;   /* CUDA's number for it (options.gpu_devices picks by these) */
 } dpa_device_info;
 
 DPA_API const char *dpa_version(void);

@@ -195,6 +195,50 @@ TEST(ContextOptions, GpuUnitKnobsAreChecked)
     }
 }
 
+// options.gpu_devices and DPACCEL_GPU_DEVICES: a bad list names its source and says what is
+// expected; a good one creates the context (with GPUs off: the list is checked all the same).
+TEST(ContextOptions, GpuDeviceListsAreChecked)
+{
+    dpa_context *ctx = nullptr;
+    dpa_options o;
+    for (const char *bad : { "x", "1,", ",1", "-1", "1024", "0,0", "1 ,2", " 1", "1;2", "+1" }) {
+        SCOPED_TRACE(std::string("gpu_devices = '") + bad + "'");
+        dpa_options_init(&o);
+        o.gpu_disable = 1;
+        o.gpu_devices = bad;
+        EXPECT_EQ(dpa_context_create(&o, &ctx), DPA_ERR_INVALID_ARG);
+        const std::string msg = dpa_last_error();
+        EXPECT_NE(msg.find("options.gpu_devices = '"), std::string::npos) << msg;
+        EXPECT_EQ(ctx, nullptr);
+    }
+    dpa_options_init(&o);
+    o.gpu_disable = 1;
+    o.gpu_devices = "0,0";
+    EXPECT_EQ(dpa_context_create(&o, &ctx), DPA_ERR_INVALID_ARG);
+    EXPECT_NE(std::string(dpa_last_error()).find("device 0 is listed twice"), std::string::npos);
+    for (const char *good : { "", "0", "3,1", "0,1,2,3,4,5,6,7", "1023" }) {
+        SCOPED_TRACE(std::string("gpu_devices = '") + good + "'");
+        dpa_options_init(&o);
+        o.gpu_disable = 1;
+        o.gpu_devices = good;
+        ASSERT_EQ(dpa_context_create(&o, &ctx), DPA_OK) << dpa_last_error();
+        dpa_context_destroy(ctx);
+        ctx = nullptr;
+    }
+    const char *saved = std::getenv("DPACCEL_GPU_DEVICES");
+    const std::string keep = saved ? saved : "";
+    setenv("DPACCEL_GPU_DEVICES", "zero", 1);
+    dpa_options_init(&o);
+    o.gpu_disable = 1;
+    EXPECT_EQ(dpa_context_create(&o, &ctx), DPA_ERR_INVALID_ARG);
+    EXPECT_NE(std::string(dpa_last_error()).find("DPACCEL_GPU_DEVICES = 'zero'"), std::string::npos)
+        << dpa_last_error();
+    o.gpu_devices = "1"; // the option wins over the variable
+    ASSERT_EQ(dpa_context_create(&o, &ctx), DPA_OK) << dpa_last_error();
+    dpa_context_destroy(ctx);
+    if (saved) setenv("DPACCEL_GPU_DEVICES", keep.c_str(), 1); else unsetenv("DPACCEL_GPU_DEVICES");
+}
+
 TEST(Status, NamesAreStable)
 {
     EXPECT_STREQ(dpa_status_name(DPA_OK), "DPA_OK");

@@ -86,6 +86,48 @@ TEST_F(EngineGpu, GpuAutoHybridAgreeWithCpuAndRepeatBitwise)
     for (size_t i = 0; i < d.size(); i++) ASSERT_TRUE(close_enough(d[i], dc[i])) << i;
 }
 
+// options.gpu_devices: the last visible device alone (CUDA's ordinal kept in its info and
+// the context line), an ordinal past the visible ones is no GPU (NO_DEVICE for backend GPU,
+// naming the device), and the chosen device computes what the CPU does.
+TEST_F(EngineGpu, GpuDevicesPicksDevicesByOrdinal)
+{
+    int32_t visible = 0;
+    ASSERT_EQ(dpa_context_device_count(probe, &visible), DPA_OK);
+    const std::string last = std::to_string(visible - 1), past = std::to_string(visible);
+    dpa_options o;
+    dpa_options_init(&o);
+    o.num_threads = 2;
+    o.backend = DPA_BACKEND_GPU;
+    o.gpu_disable = 0;
+    o.gpu_devices = last.c_str();
+    dpa_context *ctx = nullptr;
+    ASSERT_EQ(dpa_context_create(&o, &ctx), DPA_OK) << dpa_last_error();
+    int32_t n = 0;
+    dpa_context_device_count(ctx, &n);
+    EXPECT_EQ(n, 1);
+    dpa_device_info info;
+    ASSERT_EQ(dpa_context_device_info(ctx, 0, &info), DPA_OK);
+    EXPECT_EQ(info.index, 0);
+    EXPECT_EQ(info.cuda_ordinal, visible - 1);
+    std::mt19937_64 rng(test_seed());
+    Batch b = mixed(rng, 6);
+    dpa_context *cpu = make(DPA_BACKEND_CPU);
+    ASSERT_NE(cpu, nullptr);
+    const std::vector<double> want = run(cpu, b, DPA_BACKEND_CPU, nullptr);
+    dpa_pairhmm_stats st;
+    const std::vector<double> got = run(ctx, b, DPA_BACKEND_GPU, &st);
+    for (size_t i = 0; i < want.size(); i++) ASSERT_TRUE(close_enough(got[i], want[i])) << i;
+    EXPECT_GT(st.gpu_pairs, 0);
+    dpa_context_destroy(cpu);
+    dpa_context_destroy(ctx);
+    o.gpu_devices = past.c_str();
+    ctx = nullptr;
+    EXPECT_EQ(dpa_context_create(&o, &ctx), DPA_ERR_NO_DEVICE);
+    EXPECT_NE(std::string(dpa_last_error()).find("GPU device " + past + " was asked for"), std::string::npos)
+        << dpa_last_error();
+    EXPECT_EQ(ctx, nullptr);
+}
+
 TEST_F(EngineGpu, AutoKeepsTinyBatchesOnTheCpu)
 {
     std::mt19937_64 rng(5);

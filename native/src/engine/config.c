@@ -53,6 +53,33 @@ static dpa_status parse_int(const char *s, const char *what, long lo, long hi, l
     return DPA_OK;
 }
 
+/* "1" or "0,2": distinct ordinals in [0, 1023], at most DPA_MAX_GPU_DEVICES; "" = all. */
+static dpa_status parse_devices(const char *s, const char *what, dpa_config *cfg)
+{
+    cfg->num_gpu_devices = 0;
+    if (!*s) return DPA_OK;
+    const char *p = s;
+    for (;;) {
+        char *end;
+        errno = 0;
+        const long v = strtol(p, &end, 10);
+        if (errno || end == p || *p == '-' || *p == '+' || *p == ' ' || v > 1023 ||
+            (*end != ',' && *end != '\0'))
+            return dpa_fail(DPA_ERR_INVALID_ARG, "%s = '%s': expected a comma list of CUDA "
+                            "device ordinals such as 0 or 0,2", what, s);
+        for (int32_t i = 0; i < cfg->num_gpu_devices; i++)
+            if (cfg->gpu_devices[i] == (int32_t)v)
+                return dpa_fail(DPA_ERR_INVALID_ARG, "%s = '%s': device %ld is listed twice",
+                                what, s, v);
+        if (cfg->num_gpu_devices == DPA_MAX_GPU_DEVICES)
+            return dpa_fail(DPA_ERR_INVALID_ARG, "%s = '%s': more than %d devices", what, s,
+                            DPA_MAX_GPU_DEVICES);
+        cfg->gpu_devices[cfg->num_gpu_devices++] = (int32_t)v;
+        if (*end == '\0') return DPA_OK;
+        p = end + 1;
+    }
+}
+
 static int32_t default_threads(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -118,6 +145,13 @@ dpa_status dpa_config_resolve(const dpa_options *opt, dpa_config *cfg)
         if ((st = parse_int(env, "DPACCEL_GPU_DISABLE", 0, 1, &v))) return st;
         cfg->gpu_disable = (int)v;
     }
+    const char *devs = opt->gpu_devices;
+    const char *devs_src = "options.gpu_devices";
+    if (!devs && (env = getenv("DPACCEL_GPU_DEVICES"))) {
+        devs = env;
+        devs_src = "DPACCEL_GPU_DEVICES";
+    }
+    if (devs && (st = parse_devices(devs, devs_src, cfg))) return st;
     /* Measurement knobs (docs/configuration.md): GPU feeders per device (0 = each
      * workload's default) and the engine's phase timings on the log callback. */
     if ((env = getenv("DPACCEL_GPU_FEEDERS")) && *env) {

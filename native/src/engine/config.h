@@ -9,12 +9,16 @@
 
 #include "dpaccel.h"
 
+#define DPA_MAX_GPU_DEVICES 64
+
 typedef struct dpa_config {
     int32_t threads;
     dpa_backend backend;
     unsigned isa_mask;     /* supported & not disabled */
     unsigned disabled_mask;
     int gpu_disable;
+    int32_t gpu_devices[DPA_MAX_GPU_DEVICES]; /* CUDA ordinals to open; none = all visible */
+    int32_t num_gpu_devices;
     int32_t gpu_feeders;   /* DPACCEL_GPU_FEEDERS: concurrent calls per GPU, 0 = per workload */
     int32_t gpu_units_per_feeder; /* DPACCEL_GPU_UNITS_PER_FEEDER: 0 = per workload */
     int64_t gpu_unit_min_cost;    /* DPACCEL_GPU_UNIT_MIN_COST: -1 = per workload */

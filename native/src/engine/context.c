@@ -33,7 +33,9 @@ DPA_API dpa_status dpa_context_create(const dpa_options *options, dpa_context **
     if (ctx->cfg.gpu_disable)
         snprintf(ctx->cuda.reason, sizeof ctx->cuda.reason, "GPU disabled by configuration");
     else
-        dpa_cuda_load(&ctx->cuda, &(dpa_cuda_host){ ctx->cfg.log_fn, ctx->cfg.log_user });
+        dpa_cuda_load(&ctx->cuda, &(dpa_cuda_host){ ctx->cfg.log_fn, ctx->cfg.log_user,
+                                                     ctx->cfg.gpu_devices,
+                                                     ctx->cfg.num_gpu_devices });
     if (!ctx->cfg.cuda_unverified) dpa_cuda_drop_unverified(&ctx->cuda);
     if (ctx->cfg.backend == DPA_BACKEND_GPU && ctx->cuda.devices == 0) {
         st = dpa_fail(DPA_ERR_NO_DEVICE, "backend gpu requested but %s", ctx->cuda.reason);
@@ -108,10 +110,14 @@ DPA_API dpa_status dpa_context_describe(const dpa_context *ctx, char *buf, size_
         size_t o = (size_t)snprintf(gpus, sizeof gpus, "%d GPU(s):", ctx->cuda.devices);
         for (int32_t d = 0; d < ctx->cuda.devices && o < sizeof gpus; d++) {
             dpa_device_info info;
-            if (ctx->cuda.ops->device_info(ctx->cuda.backend, d, &info) == DPA_OK)
-                o += (size_t)snprintf(gpus + o, sizeof gpus - o, " [%d] %s (sm_%d%d)%s", d,
-                                      info.name, info.cc_major, info.cc_minor,
+            if (ctx->cuda.ops->device_info(ctx->cuda.backend, d, &info) == DPA_OK) {
+                char ord[32] = ""; /* when options.gpu_devices renumbered it */
+                if (info.cuda_ordinal != d)
+                    snprintf(ord, sizeof ord, ", CUDA device %d", info.cuda_ordinal);
+                o += (size_t)snprintf(gpus + o, sizeof gpus - o, " [%d] %s (sm_%d%d%s)%s", d,
+                                      info.name, info.cc_major, info.cc_minor, ord,
                                       info.usable ? "" : " retired");
+            }
         }
     } else {
         snprintf(gpus, sizeof gpus, "no GPU: %.600s", ctx->cuda.reason);
