@@ -4,7 +4,7 @@
 #include "jni/jni_util.h"
 
 static jlong JNICALL create_context(JNIEnv *env, jclass cls, jint threads, jint backend,
-                                    jstring cpu_disable, jint gpu_disable)
+                                    jstring cpu_disable, jint gpu_disable, jstring gpu_devices)
 {
     (void)cls;
     dpa_jni_ctx *h = calloc(1, sizeof *h);
@@ -22,16 +22,28 @@ static jlong JNICALL create_context(JNIEnv *env, jclass cls, jint threads, jint 
             return 0;
         }
     }
+    const char *devices = NULL;
+    if (gpu_devices) {
+        devices = (*env)->GetStringUTFChars(env, gpu_devices, NULL);
+        if (!devices) {
+            if (disable) (*env)->ReleaseStringUTFChars(env, cpu_disable, disable);
+            pthread_mutex_destroy(&h->log_lock);
+            free(h);
+            return 0;
+        }
+    }
     dpa_options o;
     dpa_options_init(&o);
     o.num_threads = threads;
     o.backend = backend;
     o.cpu_disable = disable;
     o.gpu_disable = gpu_disable;
+    o.gpu_devices = devices;
     o.log_fn = dpa_jni_log_sink;
     o.log_user = h;
     dpa_status st = dpa_context_create(&o, &h->ctx);
     if (disable) (*env)->ReleaseStringUTFChars(env, cpu_disable, disable);
+    if (devices) (*env)->ReleaseStringUTFChars(env, gpu_devices, devices);
     if (st != DPA_OK) {
         pthread_mutex_destroy(&h->log_lock);
         free(h);
@@ -91,7 +103,7 @@ static jstring JNICALL version(JNIEnv *env, jclass cls)
 int dpa_jni_register_context(JNIEnv *env, jclass natives)
 {
     static const JNINativeMethod methods[] = {
-        { "createContext", "(IILjava/lang/String;I)J", (void *)create_context },
+        { "createContext", "(IILjava/lang/String;ILjava/lang/String;)J", (void *)create_context },
         { "destroyContext", "(J)V", (void *)destroy_context },
         { "describe", "(J)Ljava/lang/String;", (void *)describe },
         { "info", "(J[I)V", (void *)info },

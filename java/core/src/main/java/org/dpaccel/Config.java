@@ -5,7 +5,7 @@ import java.util.Objects;
 /**
  * Context configuration. Precedence: a value set here, then the system property
  * ({@code dpaccel.threads}, {@code dpaccel.backend}, {@code dpaccel.cpu.disable},
- * {@code dpaccel.gpu.disable}), then the environment variable the native library reads
+ * {@code dpaccel.gpu.disable}, {@code dpaccel.gpu.devices}), then the environment variable the native library reads
  * ({@code DPACCEL_THREADS}, ...), then the default (all cores, AUTO, every ISA, GPU on).
  */
 public final class Config {
@@ -13,12 +13,14 @@ public final class Config {
     final Backend backend;      // null = unset
     final String cpuDisable;    // null = unset
     final Boolean gpuDisable;   // null = unset
+    final String gpuDevices;    // null = unset
 
     private Config(Builder b) {
         this.threads = b.threads;
         this.backend = b.backend;
         this.cpuDisable = b.cpuDisable;
         this.gpuDisable = b.gpuDisable;
+        this.gpuDevices = b.gpuDevices;
     }
 
     /**
@@ -57,12 +59,23 @@ public final class Config {
         return backend;
     }
 
+    /**
+     * GPUs requested.
+     *
+     * @return the comma list of CUDA device ordinals, or null when unset (environment, then every
+     *     visible device)
+     */
+    public String gpuDevices() {
+        return gpuDevices;
+    }
+
     /** Builds a {@link Config}; unset values fall back as the class comment says. */
     public static final class Builder {
         private int threads;
         private Backend backend;
         private String cpuDisable;
         private Boolean gpuDisable;
+        private String gpuDevices;
 
         private Builder() {
         }
@@ -117,6 +130,36 @@ public final class Config {
         }
 
         /**
+         * The GPUs to use, by CUDA device ordinal (after {@code CUDA_VISIBLE_DEVICES}), in this
+         * order: what a Spark task's {@code TaskContext.resources().get("gpu").addresses()} names.
+         * The list's form is checked here; whether the devices exist is checked by
+         * {@link DpaContext#create(Config)} (a device that is not visible means no GPU, and
+         * {@link Status#NO_DEVICE} when the backend is GPU).
+         *
+         * @param ordinals such as "0" or "1,3"; "" for every visible device
+         * @return this builder
+         * @throws IllegalArgumentException if the list is not distinct integers in [0, 1023]
+         */
+        public Builder gpuDevices(String ordinals) {
+            this.gpuDevices = checkDevices(Objects.requireNonNull(ordinals, "gpuDevices"), "gpuDevices");
+            return this;
+        }
+
+        private static String checkDevices(String list, String what) {
+            if (list.isEmpty()) {
+                return list;
+            }
+            java.util.Set<Integer> seen = new java.util.HashSet<>();
+            for (String t : list.split(",", -1)) {
+                if (!t.matches("[0-9]{1,4}") || Integer.parseInt(t) > 1023 || !seen.add(Integer.parseInt(t))) {
+                    throw new IllegalArgumentException(what + " = '" + list + "': expected distinct CUDA device "
+                        + "ordinals in [0, 1023], comma-separated, such as 0 or 1,3");
+                }
+            }
+            return list;
+        }
+
+        /**
          * The configuration, with system properties filling what was not set here.
          *
          * @return the configuration
@@ -142,6 +185,10 @@ public final class Config {
             p = System.getProperty("dpaccel.gpu.disable");
             if (gpuDisable == null && p != null && !p.isBlank()) {
                 gpuDisable = Boolean.parseBoolean(p.trim());
+            }
+            p = System.getProperty("dpaccel.gpu.devices");
+            if (gpuDevices == null && p != null) {
+                gpuDevices = checkDevices(p.trim(), "dpaccel.gpu.devices");
             }
             return new Config(this);
         }

@@ -38,7 +38,7 @@ public final class DpaContext implements AutoCloseable {
         Config c = config == null ? Config.defaults() : config;
         int gpuDisable = c.gpuDisable == null ? -1 : (c.gpuDisable ? 1 : 0);
         return new DpaContext(NativeContext.create(c.threads, c.backend == null ? -1 : c.backend.code(),
-            c.cpuDisable, gpuDisable));
+            c.cpuDisable, gpuDisable, c.gpuDevices));
     }
 
     /**

@@ -3,6 +3,7 @@ package org.dpaccel;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -216,5 +217,26 @@ class ContextLifecycleTest {
             () -> DpaContext.create(Config.builder().cpuDisable("no-such-isa").build()));
         assertEquals(Status.INVALID_ARG, e.status());
         assertFalse(Dpaccel.loadStatus().startsWith("failed"), Dpaccel.loadStatus());
+    }
+
+    @Test
+    void gpuDeviceListsAreCheckedAndReachTheEngine() {
+        for (String bad : new String[] {"x", "1,", ",1", "-1", "1024", "0,0", "1 ,2", "+1"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Config.builder().gpuDevices(bad));
+            assertTrue(e.getMessage().startsWith("gpuDevices = '" + bad + "': expected distinct CUDA device"),
+                e.getMessage());
+        }
+        assertEquals("1,3", Config.builder().gpuDevices("1,3").build().gpuDevices());
+        assertNull(Config.builder().build().gpuDevices());
+        // the list travels through JNI into options.gpu_devices: a context with GPUs off opens
+        try (DpaContext ctx = DpaContext.create(Config.builder().threads(1).gpuDisable(true).gpuDevices("2,0")
+            .build())) {
+            assertEquals(1, ctx.threads());
+        }
+        // and a device that is not visible (no GPU here, or fewer than 1,000) means no GPU
+        DpaccelException e = assertThrows(DpaccelException.class, () -> DpaContext.create(
+            Config.builder().threads(1).backend(Backend.GPU).gpuDevices("999").build()));
+        assertEquals(Status.NO_DEVICE, e.status());
     }
 }

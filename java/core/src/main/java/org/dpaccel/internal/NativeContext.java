@@ -32,12 +32,14 @@ public final class NativeContext implements AutoCloseable {
      * @param backend {@code dpa_backend} code, -1 for the default
      * @param cpuDisable comma list of ISAs not to use, null for the default
      * @param gpuDisable 1 to disable GPUs, 0 to allow them, -1 for the default
+     * @param gpuDevices comma list of CUDA device ordinals to use, null for the default
      * @return the open context
      * @throws org.dpaccel.DpaccelException if the library cannot load or the engine refuses
      */
-    public static NativeContext create(int threads, int backend, String cpuDisable, int gpuDisable) {
+    public static NativeContext create(int threads, int backend, String cpuDisable, int gpuDisable,
+        String gpuDevices) {
         NativeLoader.ensureLoaded();
-        long h = Natives.createContext(threads, backend, cpuDisable, gpuDisable);
+        long h = Natives.createContext(threads, backend, cpuDisable, gpuDisable, gpuDevices);
         try {
             return new NativeContext(h);
         } catch (RuntimeException | Error e) {

@@ -16,7 +16,8 @@ final class Natives {
     private Natives() {
     }
 
-    static native long createContext(int threads, int backend, String cpuDisable, int gpuDisable);
+    static native long createContext(int threads, int backend, String cpuDisable, int gpuDisable,
+        String gpuDevices);
 
     static native void destroyContext(long handle);
 
