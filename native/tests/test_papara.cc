@@ -259,6 +259,43 @@ TEST(PaparaProfiles, Errors)
     dpa_context_destroy(ctx);
 }
 
+// Reads past the SIMD kernels' scratch cap (65,536 bases) take the scalar reference on every
+// ISA, also under the smallest costs (0, 0, 0, -1), where the int16 bound admits reads of up
+// to 31,998 bases; shorter reads of the same call stay on the SIMD kernels.
+TEST(PaparaEngine, VeryLongReadsTakeTheReference)
+{
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed) + " (DPA_TEST_SEED to repeat)");
+    std::mt19937_64 rng(seed);
+    dpa_context *ctx = nullptr;
+    ASSERT_EQ(dpa_context_create(nullptr, &ctx), DPA_OK);
+    ppt::Batch b = ppt::random_batch(rng, 5, 7, 3, 1, 50);
+    b.reads.push_back(ppt::random_batch(rng, 1, 7, 1, 70000, 70000).reads[0]);
+    dpa_papara_batch v = b.view();
+    for (int zero : { 0, 1 }) {
+        dpa_papara_params p;
+        dpa_papara_params_init(&p);
+        if (zero) {
+            p.gap_open = p.gap_extend = p.match = 0;
+            p.match_cgap = -1;
+            ASSERT_TRUE(dpa_papara_fits_int16(31998, &p));
+        }
+        ASSERT_FALSE(dpa_papara_fits_int16(70000, &p));
+        const size_t R = b.reads.size(), E = b.profiles.size();
+        std::vector<int32_t> scores(R * E, -7), best(R), idx(R), ties(R);
+        dpa_papara_output out = { scores.data(), best.data(), idx.data(), ties.data() };
+        ASSERT_EQ(dpa_papara_score(ctx, &v, &p, &out, nullptr), DPA_OK) << dpa_last_error();
+        std::vector<int64_t> scratch(2 * 7);
+        for (size_t r = 0; r < R; r++)
+            for (size_t e = 0; e < E; e++)
+                ASSERT_EQ(scores[r * E + e],
+                          dpa_papara_score_ref(b.profiles[e].data(), 7, b.reads[r].data(),
+                                               (int32_t)b.reads[r].size(), &p, scratch.data()))
+                    << "costs " << (zero ? "0" : "default") << " read " << r << " profile " << e;
+    }
+    dpa_context_destroy(ctx);
+}
+
 // dpa_papara_score on whatever ISA this CTest set allows, against the reference per cell.
 TEST(PaparaEngine, MatchesReferenceScoresBestAndTies)
 {

@@ -28,20 +28,23 @@ struct Isa {
     const char *name;
     dpa_papara_block_fn fn;
     dpa_papara_block_fn fn2012;
+    dpa_papara_block_fn fn32;
     int width;
     bool (*supported)();
 };
 
 const Isa ISAS[] = {
 #ifdef DPA_HAVE_AVX2
-    { "avx2", dpa_papara_block_avx2, dpa_papara_block_paper2012_avx2, 16, have_avx2 },
+    { "avx2", dpa_papara_block_avx2, dpa_papara_block_paper2012_avx2, dpa_papara_block32_avx2, 16,
+      have_avx2 },
 #else
-    { "avx2", nullptr, nullptr, 16, have_avx2 },
+    { "avx2", nullptr, nullptr, nullptr, 16, have_avx2 },
 #endif
 #ifdef DPA_HAVE_AVX512
-    { "avx512", dpa_papara_block_avx512, dpa_papara_block_paper2012_avx512, 32, have_avx512 },
+    { "avx512", dpa_papara_block_avx512, dpa_papara_block_paper2012_avx512, dpa_papara_block32_avx512,
+      32, have_avx512 },
 #else
-    { "avx512", nullptr, nullptr, 32, have_avx512 },
+    { "avx512", nullptr, nullptr, nullptr, 32, have_avx512 },
 #endif
 };
 
@@ -57,8 +60,9 @@ class PaparaSimd : public ::testing::TestWithParam<Isa> {
         if (dis && *dis)
             GTEST_SKIP() << "DPACCEL_CPU_DISABLE=" << dis << ": ISA-independent, run where it is unset";
     }
-    // every profile of b against every read, kernel vs reference
-    void same(ppt::Batch &b, const dpa_papara_params &p)
+    // every profile of b against every read, kernel vs reference (int32 = the int32 kernel,
+    // whatever the read's length)
+    void same(ppt::Batch &b, const dpa_papara_params &p, bool int32 = false)
     {
         const int W = GetParam().width;
         const int64_t S = b.sites;
@@ -75,10 +79,10 @@ class PaparaSimd : public ::testing::TestWithParam<Isa> {
             const dpa_papara_block blk = { (int32_t)p0, W, pre.data() };
             for (size_t r = 0; r < b.reads.size(); r++) {
                 const int32_t L = (int32_t)b.reads[r].size();
-                ASSERT_TRUE(dpa_papara_fits_int16(L, &p));
+                if (!int32) ASSERT_TRUE(dpa_papara_fits_int16(L, &p));
                 const bool m12 = p.score_model == DPA_PAPARA_SCORE_PAPER2012;
-                (m12 ? GetParam().fn2012 : GetParam().fn)(&blk, S, b.reads[r].data(), L, &p,
-                                                          scratch.data(), out.data());
+                (int32 ? GetParam().fn32 : m12 ? GetParam().fn2012 : GetParam().fn)(
+                    &blk, S, b.reads[r].data(), L, &p, scratch.data(), out.data());
                 for (int k = 0; k < W && p0 + k < b.profiles.size(); k++) {
                     const int32_t want =
                         m12 ? dpa_papara_score_paper2012(b.profiles[p0 + k].data(), S,
@@ -150,6 +154,37 @@ TEST_P(PaparaSimd, AtTheInt16Bound)
     for (auto &pr : b.profiles)
         for (auto &x : pr) x = 1 | DPA_PAPARA_CGAP_BIT;
     same(b, p);
+}
+
+// The int32 kernels (papara2, reads beyond the int16 bound): reads just past the bound at the
+// default scores, costs at the validated limit (+-1000) where cells reach ~10^6 on short
+// reads, all-mismatch reads on flagged sites, and ordinary reads (the kernel takes any read).
+TEST_P(PaparaSimd, Int32BeyondTheInt16Bound)
+{
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed) + " (DPA_TEST_SEED to repeat)");
+    std::mt19937_64 rng(seed);
+    dpa_papara_params p;
+    dpa_papara_params_init(&p);
+    int32_t L = 1;
+    while (dpa_papara_fits_int16(L + 1, &p)) L++;
+    ppt::Batch b = ppt::random_batch(rng, GetParam().width + 3, 90, 2, L + 1, L + 300, 0.4);
+    for (const auto &r : b.reads) ASSERT_FALSE(dpa_papara_fits_int16((int32_t)r.size(), &p));
+    same(b, p, true);
+    for (auto &r : b.reads)
+        for (auto &x : r) x = 8;
+    for (auto &pr : b.profiles)
+        for (auto &x : pr) x = 1 | DPA_PAPARA_CGAP_BIT;
+    same(b, p, true);
+    for (int round = 0; round < 6; round++) {
+        std::uniform_int_distribution<int> g(-1000, 0), m(0, 1000), c(-1000, -1);
+        p.gap_open = round == 0 ? -1000 : g(rng);
+        p.gap_extend = round == 0 ? -1000 : g(rng);
+        p.match = round == 0 ? 1000 : m(rng);
+        p.match_cgap = round == 0 ? -1000 : c(rng);
+        ppt::Batch c2 = ppt::random_batch(rng, 1 + round * 9, 1 + round * 61, 5, 1, 400, 0.3);
+        same(c2, p, true);
+    }
 }
 
 dpa_papara_params paper2012()

@@ -11,7 +11,9 @@
  *
  * Both score models run here: the paper2012 model (lowest wins) lays its own costs into the
  * same block layout and takes the ISA's paper2012 kernel. A read outside the int16 bound
- * (dpa_papara_fits_int16) runs through the scalar reference, profile by profile, on every ISA.
+ * (dpa_papara_fits_int16) runs on the ISA's int32 kernel (papara2, up to SIMD_MAX_READ
+ * bases), or through the scalar reference, profile by profile (paper2012, longer reads, and
+ * the scalar ISA).
  *
  * GPU (kernels/src/papara_*.cu, DPA_CUDA_WORKLOAD_PAPARA): a unit of tasks becomes at most
  * three rectangles of profiles x reads (papara_gpu); the GPU writes every score of a
@@ -30,6 +32,9 @@
 #include "engine/scheduler.h"
 
 #define SCALAR_GROUP 16 /* profiles per task for the scalar kernel */
+/* The SIMD kernels' scratch grows with the read (4 x width bytes a base: 8 MB a thread at
+ * 65,536 bases with AVX-512); longer reads, rare for PaPaRa, take the scalar reference. */
+#define SIMD_MAX_READ 65536
 
 typedef struct papara_job {
     const dpa_papara_batch *batch;
@@ -100,9 +105,10 @@ static dpa_status papara_cpu(void *arg, int64_t first, int64_t count, int64_t *c
     const dpa_papara_batch *b = j->batch;
     const int32_t W = j->width, n = b->num_reads;
     int64_t *ref_scratch = malloc(sizeof *ref_scratch * 2 * (size_t)b->num_sites);
-    int32_t maxlen = 0;
+    int32_t maxlen = 0; /* of the reads the SIMD kernels take */
     for (int64_t t = first; t < first + count; t++)
-        if (b->read_lengths[t % n] > maxlen) maxlen = b->read_lengths[t % n];
+        if (b->read_lengths[t % n] > maxlen && b->read_lengths[t % n] <= SIMD_MAX_READ)
+            maxlen = b->read_lengths[t % n];
     int16_t *simd_scratch =
         j->ops.block
             ? malloc(sizeof *simd_scratch * (size_t)dpa_papara_scratch_int16(b->num_sites, maxlen, W))
@@ -119,12 +125,17 @@ static dpa_status papara_cpu(void *arg, int64_t first, int64_t count, int64_t *c
         const int32_t p0 = blk * W;
         const int32_t lanes = b->num_profiles - p0 < W ? b->num_profiles - p0 : W;
         const int32_t len = b->read_lengths[read];
-        if (j->ops.block && dpa_papara_fits_int16(len, j->params)) {
+        if (j->ops.block && len <= SIMD_MAX_READ && dpa_papara_fits_int16(len, j->params)) {
             const dpa_papara_block bk = { p0, lanes,
                                           j->pre + (int64_t)blk * b->num_sites * DPA_PAPARA_PRE * W };
             (j->lowest_wins ? j->ops.block2012 : j->ops.block)(
                 &bk, b->num_sites, b->read_masks + b->read_offsets[read], len, j->params,
                 simd_scratch, out);
+        } else if (j->ops.block32 && !j->lowest_wins && len <= SIMD_MAX_READ) {
+            const dpa_papara_block bk = { p0, lanes,
+                                          j->pre + (int64_t)blk * b->num_sites * DPA_PAPARA_PRE * W };
+            j->ops.block32(&bk, b->num_sites, b->read_masks + b->read_offsets[read], len, j->params,
+                           simd_scratch, out);
         } else {
             block_ref(j, p0, lanes, read, ref_scratch, out);
         }

@@ -23,3 +23,38 @@
 
 #include "cpu/papara/papara_simd.h"
 #include "cpu/papara/papara_paper2012_simd.h"
+
+/* int32 lanes for the reads beyond the int16 bound (8 profiles per vector): the same body
+ * over each half of a block, reading the block's int16 cost layout with widening loads. */
+#undef W
+#undef SET1
+#undef ADDS
+#undef MAX
+#undef FN
+#undef ROW_ONE
+#define W 8
+#define LW 16
+#define LANE_T int32_t
+#define NEG_INF (-(1 << 30))
+#define SET1(x) _mm256_set1_epi32(x)
+#define ADDS(a, b) _mm256_add_epi32((a), (b))
+#define MAX(a, b) _mm256_max_epi32((a), (b))
+#define LOADC(p) _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define FN dpa_papara_half32_avx2
+#define ROW_ONE papara_row32_avx2
+
+void dpa_papara_half32_avx2(const dpa_papara_block *blk, int64_t num_sites, const uint8_t *read,
+                            int32_t read_length, const dpa_papara_params *p, int16_t *scratch,
+                            int32_t *out);
+
+#include "cpu/papara/papara_simd.h"
+
+void dpa_papara_block32_avx2(const dpa_papara_block *blk, int64_t num_sites, const uint8_t *read,
+                             int32_t read_length, const dpa_papara_params *p, int16_t *scratch,
+                             int32_t *out)
+{
+    for (int h = 0; h < 2; h++) {
+        const dpa_papara_block half = { blk->first + h * 8, blk->lanes, blk->pre + h * 8 };
+        dpa_papara_half32_avx2(&half, num_sites, read, read_length, p, scratch, out + h * 8);
+    }
+}

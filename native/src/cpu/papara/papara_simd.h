@@ -12,25 +12,38 @@
  * Exactness: dpa_papara_fits_int16 admits only reads whose every real cell lies in
  * [-32000, 32000]; -32768 is minus infinity, and a saturated sum is never the maximum
  * that the recurrence keeps (docs/papara.md).
+ *
+ * The same body also builds the int32 kernels for the reads beyond that bound: the includer
+ * then sets LANE_T int32_t, NEG_INF -2^30, W to its int32 lanes (half the block), LW to the
+ * block's width (the int16 cost layout's stride) and LOADC to a widening load of W costs.
+ * Every real cell of a validated read lies within +-1000 x (2^20 + 2) < 2^30, and minus
+ * infinity only ever gets one cost added before a real value wins the maximum, so plain
+ * int32 adds are exact.
  */
+#ifndef LANE_T
+#define LANE_T int16_t
+#define NEG_INF (-32768)
+#define LW W
+#define LOADC(p) LOAD(p)
+#endif
 /* One row j over the column block's n sites (papara_ref.c's recurrence); returns the next
  * row's S(j, c0 - 1). match >= 0, so a base of several states adds the largest of its
  * states' bonuses. */
-static inline VEC ROW_ONE(const int16_t *pre, int16_t *s, int16_t *su, int16_t *lft, int16_t *slb,
+static inline VEC ROW_ONE(const int16_t *pre, LANE_T *s, LANE_T *su, LANE_T *lft, LANE_T *slb,
                           int64_t n, int32_t j, unsigned b, VEC diag, VEC ov, VEC ev)
 {
-    const int64_t P = DPA_PAPARA_PRE * W;
-    const VEC neg = SET1(-32768);
+    const int64_t P = DPA_PAPARA_PRE * LW;
+    const VEC neg = SET1(NEG_INF);
     VEC left = LOAD(lft + (int64_t)j * W), sl = LOAD(slb + (int64_t)j * W);
     const VEC next = left;
     for (int64_t i = 0; i < n; i++) {
         const int16_t *c = pre + i * P;
-        const VEC bonus = (b & (b - 1)) == 0 ? LOAD(c + (int64_t)__builtin_ctz(b) * W)
-                                              : MAX(MAX((b & 1) ? LOAD(c) : neg, (b & 2) ? LOAD(c + W) : neg),
-                                                    MAX((b & 4) ? LOAD(c + 2 * W) : neg,
-                                                        (b & 8) ? LOAD(c + 3 * W) : neg));
+        const VEC bonus = (b & (b - 1)) == 0 ? LOADC(c + (int64_t)__builtin_ctz(b) * LW)
+                                              : MAX(MAX((b & 1) ? LOADC(c) : neg, (b & 2) ? LOADC(c + LW) : neg),
+                                                    MAX((b & 4) ? LOADC(c + 2 * LW) : neg,
+                                                        (b & 8) ? LOADC(c + 3 * LW) : neg));
         const VEC sm = ADDS(diag, bonus);
-        sl = MAX(ADDS(left, LOAD(c + 4 * W)), ADDS(sl, LOAD(c + 5 * W)));
+        sl = MAX(ADDS(left, LOADC(c + 4 * LW)), ADDS(sl, LOADC(c + 5 * LW)));
         const VEC up = LOAD(s + i * W);
         const VEC u = MAX(ADDS(up, ov), ADDS(LOAD(su + i * W), ev));
         STORE(su + i * W, u);
@@ -51,11 +64,11 @@ void FN(const dpa_papara_block *blk, int64_t num_sites, const uint8_t *read,
      * base sweeps it (PaPaRa blocks by 512 for the same reason); each row hands its last S and
      * SL to the next block through lft/slb. */
     const int64_t B = num_sites < COLB ? num_sites : COLB;
-    int16_t *s = scratch, *su = scratch + B * W;
-    int16_t *lft = su + B * W, *slb = lft + (int64_t)read_length * W;
-    const VEC zero = SET1(0), neg = SET1(-32768);
-    const VEC ov = SET1((int16_t)p->gap_open), ev = SET1((int16_t)p->gap_extend);
-    const int64_t P = DPA_PAPARA_PRE * W; /* a site's costs: bonus of A, C, G, T, open, extend */
+    LANE_T *s = (LANE_T *)(void *)scratch, *su = s + B * W;
+    LANE_T *lft = su + B * W, *slb = lft + (int64_t)read_length * W;
+    const VEC zero = SET1(0), neg = SET1(NEG_INF);
+    const VEC ov = SET1((LANE_T)p->gap_open), ev = SET1((LANE_T)p->gap_extend);
+    const int64_t P = DPA_PAPARA_PRE * LW; /* a site's costs: bonus of A, C, G, T, open, extend */
     for (int32_t j = 0; j < read_length; j++) {
         STORE(lft + (int64_t)j * W, zero); /* column -1 */
         STORE(slb + (int64_t)j * W, neg);
@@ -79,8 +92,8 @@ void FN(const dpa_papara_block *blk, int64_t num_sites, const uint8_t *read,
                 for (int k = 0; k < 4; k++) diag_next = ROW_ONE(pre, s, su, lft, slb, n, j + k, read[j + k], diag_next, ov, ev);
                 continue;
             }
-            const int64_t o0 = (int64_t)__builtin_ctz(b0) * W, o1 = (int64_t)__builtin_ctz(b1) * W;
-            const int64_t o2 = (int64_t)__builtin_ctz(b2) * W, o3 = (int64_t)__builtin_ctz(b3) * W;
+            const int64_t o0 = (int64_t)__builtin_ctz(b0) * LW, o1 = (int64_t)__builtin_ctz(b1) * LW;
+            const int64_t o2 = (int64_t)__builtin_ctz(b2) * LW, o3 = (int64_t)__builtin_ctz(b3) * LW;
             VEC l0 = LOAD(lft + (int64_t)j * W), l1 = LOAD(lft + (int64_t)(j + 1) * W);
             VEC l2 = LOAD(lft + (int64_t)(j + 2) * W), l3 = LOAD(lft + (int64_t)(j + 3) * W);
             VEC s0 = LOAD(slb + (int64_t)j * W), s1 = LOAD(slb + (int64_t)(j + 1) * W);
@@ -89,12 +102,12 @@ void FN(const dpa_papara_block *blk, int64_t num_sites, const uint8_t *read,
             diag_next = l3;
             for (int64_t i = 0; i < n; i++) {
                 const int16_t *c = pre + i * P;
-                const VEC lo = LOAD(c + 4 * W), le = LOAD(c + 5 * W);
+                const VEC lo = LOADC(c + 4 * LW), le = LOADC(c + 5 * LW);
                 VEC up = LOAD(s + i * W), usu = LOAD(su + i * W), v, u;
 #define PAPARA_CELL(d, l, sl, o)                                          \
     u = MAX(ADDS(up, ov), ADDS(usu, ev));                                 \
     sl = MAX(ADDS(l, lo), ADDS(sl, le));                                  \
-    v = MAX(ADDS(d, LOAD(c + (o))), MAX(sl, u));                          \
+    v = MAX(ADDS(d, LOADC(c + (o))), MAX(sl, u));                         \
     d = up;                                                               \
     l = v;                                                                \
     up = v;                                                               \
@@ -120,7 +133,12 @@ void FN(const dpa_papara_block *blk, int64_t num_sites, const uint8_t *read,
         for (int64_t i = 0; i < n; i++) best = MAX(best, LOAD(s + i * W)); /* the last row */
     }
     for (int32_t j = 0; j < read_length; j++) best = MAX(best, LOAD(lft + (int64_t)j * W)); /* last column */
-    int16_t lanes[W];
+    LANE_T lanes[W];
     STORE(lanes, best);
     for (int k = 0; k < W; k++) out[k] = lanes[k];
 }
+
+#undef LANE_T
+#undef NEG_INF
+#undef LW
+#undef LOADC
