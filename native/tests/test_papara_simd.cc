@@ -29,22 +29,23 @@ struct Isa {
     dpa_papara_block_fn fn;
     dpa_papara_block_fn fn2012;
     dpa_papara_block_fn fn32;
+    dpa_papara_block_fn fn2012_32;
     int width;
     bool (*supported)();
 };
 
 const Isa ISAS[] = {
 #ifdef DPA_HAVE_AVX2
-    { "avx2", dpa_papara_block_avx2, dpa_papara_block_paper2012_avx2, dpa_papara_block32_avx2, 16,
-      have_avx2 },
+    { "avx2", dpa_papara_block_avx2, dpa_papara_block_paper2012_avx2, dpa_papara_block32_avx2,
+      dpa_papara_block2012_32_avx2, 16, have_avx2 },
 #else
-    { "avx2", nullptr, nullptr, nullptr, 16, have_avx2 },
+    { "avx2", nullptr, nullptr, nullptr, nullptr, 16, have_avx2 },
 #endif
 #ifdef DPA_HAVE_AVX512
     { "avx512", dpa_papara_block_avx512, dpa_papara_block_paper2012_avx512, dpa_papara_block32_avx512,
-      32, have_avx512 },
+      dpa_papara_block2012_32_avx512, 32, have_avx512 },
 #else
-    { "avx512", nullptr, nullptr, nullptr, 32, have_avx512 },
+    { "avx512", nullptr, nullptr, nullptr, nullptr, 32, have_avx512 },
 #endif
 };
 
@@ -81,7 +82,8 @@ class PaparaSimd : public ::testing::TestWithParam<Isa> {
                 const int32_t L = (int32_t)b.reads[r].size();
                 if (!int32) ASSERT_TRUE(dpa_papara_fits_int16(L, &p));
                 const bool m12 = p.score_model == DPA_PAPARA_SCORE_PAPER2012;
-                (int32 ? GetParam().fn32 : m12 ? GetParam().fn2012 : GetParam().fn)(
+                (int32 ? (m12 ? GetParam().fn2012_32 : GetParam().fn32)
+                       : m12 ? GetParam().fn2012 : GetParam().fn)(
                     &blk, S, b.reads[r].data(), L, &p, scratch.data(), out.data());
                 for (int k = 0; k < W && p0 + k < b.profiles.size(); k++) {
                     const int32_t want =
@@ -250,6 +252,33 @@ TEST_P(PaparaSimd, Paper2012AtTheInt16Bound)
     for (auto &pr : b.profiles)
         for (auto &x : pr) x = 1 | DPA_PAPARA_CGAP_BIT;
     same(b, p);
+}
+
+// The paper2012 model's int32 kernels: reads past its int16 bound (6 x length + 4 <= 32000),
+// every site a flagged mismatch (the costliest cells), and random shapes with narrow bands
+// (the kernel takes any read shorter than the profile).
+TEST_P(PaparaSimd, Paper2012Int32BeyondTheInt16Bound)
+{
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed) + " (DPA_TEST_SEED to repeat)");
+    std::mt19937_64 rng(seed);
+    const dpa_papara_params p = paper2012();
+    int32_t L = 1;
+    while (dpa_papara_fits_int16(L + 1, &p)) L++;
+    ppt::Batch b = ppt::random_batch(rng, GetParam().width + 3, L + 200, 2, L + 1, L + 150, 0.4);
+    same(b, p, true);
+    for (auto &r : b.reads)
+        for (auto &x : r) x = 8;
+    for (auto &pr : b.profiles)
+        for (auto &x : pr) x = 1 | DPA_PAPARA_CGAP_BIT;
+    same(b, p, true);
+    for (int64_t S : { 2, 7, 64, 65, 300 }) {
+        ppt::Batch c = ppt::random_batch(rng, GetParam().width + 1, S, 0, 1, 1);
+        for (int64_t w = 1; w <= 5 && w < S; w++)
+            c.reads.push_back(ppt::random_batch(rng, 1, S, 1, (int)(S - w), (int)(S - w)).reads[0]);
+        c.reads.push_back(ppt::random_batch(rng, 1, S, 1, 1, (int)S - 1).reads[0]);
+        same(c, p, true);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Isa, PaparaSimd, ::testing::ValuesIn(ISAS),

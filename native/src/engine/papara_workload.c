@@ -11,9 +11,8 @@
  *
  * Both score models run here: the paper2012 model (lowest wins) lays its own costs into the
  * same block layout and takes the ISA's paper2012 kernel. A read outside the int16 bound
- * (dpa_papara_fits_int16) runs on the ISA's int32 kernel (papara2, up to SIMD_MAX_READ
- * bases), or through the scalar reference, profile by profile (paper2012, longer reads, and
- * the scalar ISA).
+ * (dpa_papara_fits_int16) runs on the ISA's int32 kernel of its model (up to SIMD_MAX_READ
+ * bases), or through the scalar reference, profile by profile (longer reads, the scalar ISA).
  *
  * GPU (kernels/src/papara_*.cu, DPA_CUDA_WORKLOAD_PAPARA): a unit of tasks becomes at most
  * three rectangles of profiles x reads (papara_gpu); the GPU writes every score of a
@@ -131,11 +130,12 @@ static dpa_status papara_cpu(void *arg, int64_t first, int64_t count, int64_t *c
             (j->lowest_wins ? j->ops.block2012 : j->ops.block)(
                 &bk, b->num_sites, b->read_masks + b->read_offsets[read], len, j->params,
                 simd_scratch, out);
-        } else if (j->ops.block32 && !j->lowest_wins && len <= SIMD_MAX_READ) {
+        } else if (j->ops.block32 && len <= SIMD_MAX_READ) {
             const dpa_papara_block bk = { p0, lanes,
                                           j->pre + (int64_t)blk * b->num_sites * DPA_PAPARA_PRE * W };
-            j->ops.block32(&bk, b->num_sites, b->read_masks + b->read_offsets[read], len, j->params,
-                           simd_scratch, out);
+            (j->lowest_wins ? j->ops.block2012_32 : j->ops.block32)(
+                &bk, b->num_sites, b->read_masks + b->read_offsets[read], len, j->params,
+                simd_scratch, out);
         } else {
             block_ref(j, p0, lanes, read, ref_scratch, out);
         }

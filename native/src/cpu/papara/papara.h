@@ -79,6 +79,7 @@ typedef struct dpa_papara_ops {
     dpa_papara_block_fn block2012; /* the paper2012 model; NULL for scalar */
     dpa_papara_block_fn block32; /* papara2 in int32 lanes, for reads beyond the int16 bound
                                     (any validated read); NULL for scalar */
+    dpa_papara_block_fn block2012_32; /* the same for the paper2012 model */
 } dpa_papara_ops;
 
 #ifdef DPA_HAVE_AVX2
@@ -91,6 +92,9 @@ void dpa_papara_block_paper2012_avx2(const dpa_papara_block *blk, int64_t num_si
 void dpa_papara_block32_avx2(const dpa_papara_block *blk, int64_t num_sites,
                              const uint8_t *read, int32_t read_length,
                              const dpa_papara_params *p, int16_t *scratch, int32_t *out);
+void dpa_papara_block2012_32_avx2(const dpa_papara_block *blk, int64_t num_sites,
+                                  const uint8_t *read, int32_t read_length,
+                                  const dpa_papara_params *p, int16_t *scratch, int32_t *out);
 #endif
 #ifdef DPA_HAVE_AVX512
 void dpa_papara_block_avx512(const dpa_papara_block *blk, int64_t num_sites,
@@ -102,6 +106,9 @@ void dpa_papara_block_paper2012_avx512(const dpa_papara_block *blk, int64_t num_
 void dpa_papara_block32_avx512(const dpa_papara_block *blk, int64_t num_sites,
                                const uint8_t *read, int32_t read_length,
                                const dpa_papara_params *p, int16_t *scratch, int32_t *out);
+void dpa_papara_block2012_32_avx512(const dpa_papara_block *blk, int64_t num_sites,
+                                    const uint8_t *read, int32_t read_length,
+                                    const dpa_papara_params *p, int16_t *scratch, int32_t *out);
 #endif
 
 /* Fastest kernel whose ISA bit is set in allowed_isa_mask (bit i = dpa_isa i). */
@@ -110,19 +117,21 @@ static inline void dpa_papara_select(unsigned allowed_isa_mask, dpa_papara_ops *
 #ifdef DPA_HAVE_AVX512
     if (allowed_isa_mask & (1u << DPA_ISA_AVX512)) {
         *out = (dpa_papara_ops){ DPA_ISA_AVX512, "avx512", 32, dpa_papara_block_avx512,
-                                  dpa_papara_block_paper2012_avx512, dpa_papara_block32_avx512 };
+                                  dpa_papara_block_paper2012_avx512, dpa_papara_block32_avx512,
+                                  dpa_papara_block2012_32_avx512 };
         return;
     }
 #endif
 #ifdef DPA_HAVE_AVX2
     if (allowed_isa_mask & (1u << DPA_ISA_AVX2)) {
         *out = (dpa_papara_ops){ DPA_ISA_AVX2, "avx2", 16, dpa_papara_block_avx2,
-                                  dpa_papara_block_paper2012_avx2, dpa_papara_block32_avx2 };
+                                  dpa_papara_block_paper2012_avx2, dpa_papara_block32_avx2,
+                                  dpa_papara_block2012_32_avx2 };
         return;
     }
 #endif
     (void)allowed_isa_mask;
-    *out = (dpa_papara_ops){ DPA_ISA_SCALAR, "scalar", 1, 0, 0, 0 };
+    *out = (dpa_papara_ops){ DPA_ISA_SCALAR, "scalar", 1, 0, 0, 0, 0 };
 }
 
 #endif

@@ -58,3 +58,31 @@ void dpa_papara_block32_avx512(const dpa_papara_block *blk, int64_t num_sites, c
         dpa_papara_half32_avx512(&half, num_sites, read, read_length, p, scratch, out + h * 16);
     }
 }
+
+/* The paper2012 model in int32 lanes, the same way (papara_simd.h's instance above undefined
+ * LANE_T, LW and LOADC). */
+#undef MIN
+#define MIN(a, b) _mm512_min_epi32((a), (b))
+#define LANE_T int32_t
+#define LW 32
+#define LOADC(p) _mm512_cvtepi16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
+#undef FN12
+#undef ROW12
+#define FN12 dpa_papara_half2012_32_avx512
+#define ROW12 papara_row12_32_avx512
+
+void dpa_papara_half2012_32_avx512(const dpa_papara_block *blk, int64_t num_sites,
+                                   const uint8_t *read, int32_t read_length,
+                                   const dpa_papara_params *p, int16_t *scratch, int32_t *out);
+
+#include "cpu/papara/papara_paper2012_simd.h"
+
+void dpa_papara_block2012_32_avx512(const dpa_papara_block *blk, int64_t num_sites,
+                                    const uint8_t *read, int32_t read_length,
+                                    const dpa_papara_params *p, int16_t *scratch, int32_t *out)
+{
+    for (int h = 0; h < 2; h++) {
+        const dpa_papara_block half = { blk->first + h * 16, blk->lanes, blk->pre + h * 16 };
+        dpa_papara_half2012_32_avx512(&half, num_sites, read, read_length, p, scratch, out + h * 16);
+    }
+}

@@ -18,17 +18,26 @@
  *
  * Exactness: every real cell is at most 6 x (row + 1) (the diagonal path from row -1), and
  * dpa_papara_fits_int16 admits a read only while 6 x length + 4 <= 32000, so no real value
- * reaches the sentinel and no sum with one saturates (docs/papara.md).
+ * reaches the sentinel and no sum with one saturates (docs/papara.md). The int32 instance
+ * (longer reads; LANE_T, LW and LOADC set by the includer as for papara_simd.h) uses 2^29:
+ * real cells stay below 6 x 2^20 + 4, and LARGE plus any cost stays far below 2^31.
  */
+#ifndef LANE_T /* int16 lanes; the int32 instance (long reads) sets these like papara_simd.h's */
+#define LANE_T int16_t
+#define LW W
+#define LOADC(p) LOAD(p)
 #define P12_LARGE 32767
+#else
+#define P12_LARGE (1 << 29)
+#endif
 
 /* Row j over the part of its band inside the block [c0, c0 + n); diag is S(j - 1, c0 - 1)
  * when the band starts before the block. Returns S(j, c0 - 1) as it was on entry: the next
  * row's diagonal at the block's first site. */
-static inline VEC ROW12(const int16_t *pre, int16_t *s, int16_t *lft, int16_t *dlb, int64_t c0,
+static inline VEC ROW12(const int16_t *pre, LANE_T *s, LANE_T *lft, LANE_T *dlb, int64_t c0,
                         int64_t n, int64_t wb, int32_t j, unsigned b, VEC diag)
 {
-    const int64_t P = DPA_PAPARA_PRE * W;
+    const int64_t P = DPA_PAPARA_PRE * LW;
     const VEC large = SET1(P12_LARGE), ins = SET1(DPA_PAPER2012_MISMATCH);
     VEC left = LOAD(lft + (int64_t)j * W), d = LOAD(dlb + (int64_t)j * W);
     const VEC next = left;
@@ -36,12 +45,12 @@ static inline VEC ROW12(const int16_t *pre, int16_t *s, int16_t *lft, int16_t *d
     if (j > c0) diag = LOAD(s + (j - 1 - c0) * W); /* S(j - 1, j - 1): row j - 1 wrote it here */
     for (int64_t i = lo - c0; i < hi - c0; i++) {
         const int16_t *c = pre + i * P;
-        const VEC cost = (b & (b - 1)) == 0 ? LOAD(c + (int64_t)__builtin_ctz(b) * W)
-                                             : MIN(MIN((b & 1) ? LOAD(c) : large, (b & 2) ? LOAD(c + W) : large),
-                                                   MIN((b & 4) ? LOAD(c + 2 * W) : large,
-                                                       (b & 8) ? LOAD(c + 3 * W) : large));
+        const VEC cost = (b & (b - 1)) == 0 ? LOADC(c + (int64_t)__builtin_ctz(b) * LW)
+                                             : MIN(MIN((b & 1) ? LOADC(c) : large, (b & 2) ? LOADC(c + LW) : large),
+                                                   MIN((b & 4) ? LOADC(c + 2 * LW) : large,
+                                                       (b & 8) ? LOADC(c + 3 * LW) : large));
         const VEC sm = ADDS(diag, cost);
-        d = MIN(ADDS(left, LOAD(c + 4 * W)), ADDS(d, LOAD(c + 5 * W)));
+        d = MIN(ADDS(left, LOADC(c + 4 * LW)), ADDS(d, LOADC(c + 5 * LW)));
         const VEC up = LOAD(s + i * W);
         const VEC v = MIN(MIN(sm, d), ADDS(up, ins));
         diag = up;
@@ -59,8 +68,8 @@ void FN12(const dpa_papara_block *blk, int64_t num_sites, const uint8_t *read,
     (void)p;
     const int64_t B = num_sites < COLB ? num_sites : COLB;
     const int64_t wb = num_sites - read_length;
-    const int64_t P = DPA_PAPARA_PRE * W;
-    int16_t *s = scratch, *lft = s + B * W, *dlb = lft + (int64_t)read_length * W;
+    const int64_t P = DPA_PAPARA_PRE * LW;
+    LANE_T *s = (LANE_T *)(void *)scratch, *lft = s + B * W, *dlb = lft + (int64_t)read_length * W;
     const VEC zero = SET1(0), large = SET1(P12_LARGE), ins = SET1(DPA_PAPER2012_MISMATCH);
     for (int32_t j = 0; j < read_length; j++) {
         STORE(lft + (int64_t)j * W, large); /* column -1 lies outside every band */
@@ -86,8 +95,8 @@ void FN12(const dpa_papara_block *blk, int64_t num_sites, const uint8_t *read,
                     diag_next = ROW12(pre, s, lft, dlb, c0, n, wb, j + k, read[j + k], diag_next);
                 continue;
             }
-            const int64_t o0 = (int64_t)__builtin_ctz(b0) * W, o1 = (int64_t)__builtin_ctz(b1) * W;
-            const int64_t o2 = (int64_t)__builtin_ctz(b2) * W, o3 = (int64_t)__builtin_ctz(b3) * W;
+            const int64_t o0 = (int64_t)__builtin_ctz(b0) * LW, o1 = (int64_t)__builtin_ctz(b1) * LW;
+            const int64_t o2 = (int64_t)__builtin_ctz(b2) * LW, o3 = (int64_t)__builtin_ctz(b3) * LW;
             VEC l0 = LOAD(lft + (int64_t)j * W), l1 = LOAD(lft + (int64_t)(j + 1) * W);
             VEC l2 = LOAD(lft + (int64_t)(j + 2) * W), l3 = LOAD(lft + (int64_t)(j + 3) * W);
             VEC g0 = LOAD(dlb + (int64_t)j * W), g1 = LOAD(dlb + (int64_t)(j + 1) * W);
@@ -103,7 +112,7 @@ void FN12(const dpa_papara_block *blk, int64_t num_sites, const uint8_t *read,
             VEC up, v, lo_v, le_v;
 #define P12_CELL(d, l, g, o)                                                      \
     g = MIN(ADDS(l, lo_v), ADDS(g, le_v));                                        \
-    v = MIN(MIN(ADDS(d, LOAD(c + (o))), g), ADDS(up, ins));                       \
+    v = MIN(MIN(ADDS(d, LOADC(c + (o))), g), ADDS(up, ins));                      \
     d = up;                                                                       \
     l = v;                                                                        \
     up = v;
@@ -118,8 +127,8 @@ void FN12(const dpa_papara_block *blk, int64_t num_sites, const uint8_t *read,
     }
             for (int64_t i = lo; i < mlo; i++) {
                 const int16_t *c = pre + (i - c0) * P;
-                lo_v = LOAD(c + 4 * W);
-                le_v = LOAD(c + 5 * W);
+                lo_v = LOADC(c + 4 * LW);
+                le_v = LOADC(c + 5 * LW);
                 up = LOAD(s + (i - c0) * W);
                 P12_CHECKED(0, d0, l0, g0, o0)
                 P12_CHECKED(1, d1, l1, g1, o1)
@@ -129,8 +138,8 @@ void FN12(const dpa_papara_block *blk, int64_t num_sites, const uint8_t *read,
             }
             for (int64_t i = mlo; i < mhi; i++) {
                 const int16_t *c = pre + (i - c0) * P;
-                lo_v = LOAD(c + 4 * W);
-                le_v = LOAD(c + 5 * W);
+                lo_v = LOADC(c + 4 * LW);
+                le_v = LOADC(c + 5 * LW);
                 up = LOAD(s + (i - c0) * W);
                 P12_CELL(d0, l0, g0, o0)
                 P12_CELL(d1, l1, g1, o1)
@@ -140,8 +149,8 @@ void FN12(const dpa_papara_block *blk, int64_t num_sites, const uint8_t *read,
             }
             for (int64_t i = mhi; i < hi; i++) {
                 const int16_t *c = pre + (i - c0) * P;
-                lo_v = LOAD(c + 4 * W);
-                le_v = LOAD(c + 5 * W);
+                lo_v = LOADC(c + 4 * LW);
+                le_v = LOADC(c + 5 * LW);
                 up = LOAD(s + (i - c0) * W);
                 P12_CHECKED(0, d0, l0, g0, o0)
                 P12_CHECKED(1, d1, l1, g1, o1)
@@ -165,9 +174,12 @@ void FN12(const dpa_papara_block *blk, int64_t num_sites, const uint8_t *read,
         for (int64_t i = c0 < read_length - 1 ? read_length - 1 - c0 : 0; i < n; i++)
             best = MIN(best, LOAD(s + i * W));
     }
-    int16_t lanes[W];
+    LANE_T lanes[W];
     STORE(lanes, best);
     for (int k = 0; k < W; k++) out[k] = lanes[k];
 }
 
 #undef P12_LARGE
+#undef LANE_T
+#undef LW
+#undef LOADC
