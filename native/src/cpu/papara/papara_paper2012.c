@@ -6,7 +6,7 @@
  * W = num_sites - read_length (PaPaRa asserts the read is shorter), read base j only meets
  * sites i in [j, j + W]. PaPaRa keeps the band as one array indexed by i - j, so the cell
  * above the band's last cell and the cell left of its first are its "LARGE" (here +inf).
- * Costs (PaPaRa's testbench, the paper's): mismatch M = 3, flagged site CG = 3, gap in the
+ * Costs (issue 23's for the paper's kernel; papara_nt's testbench uses others): mismatch M = 3, flagged site CG = 3, gap in the
  * read OE = open + extend = 4 then E = 1 (both 0 on a flagged site), insertion = M:
  *   SM = S(j-1, i-1) + (read & site ? 0 : M) + (flag ? CG : 0)
  *   D  = min(S(j, i-1) + (flag ? 0 : OE), D(j, i-1) + (flag ? 0 : E))
