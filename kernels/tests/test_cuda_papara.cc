@@ -158,7 +158,7 @@ TEST_F(CudaPapara, Paper2012AgainstItsReference)
     for (int64_t S : { 2, 5, 17, 40, 100 }) {
         ppt::Batch b = ppt::random_batch(rng, 130, S, 0, 1, 1);
         for (int64_t w = 1; w <= 20 && w < S; w++)
-            b.reads.push_back(ppt::random_batch(rng, 1, S, 1, (int)(S - w), (int)(S - w)).reads[0]);
+            b.reads.push_back(ppt::one_read(rng, S, (int)(S - w)));
         same(b, p, 3, 120, 0, (int32_t)b.reads.size());
     }
 }

@@ -242,15 +242,15 @@ int main(int argc, char **argv)
         free(cigar);
     }
     if (out_commit(&f)) return 1;
-    if (!m12 && out_open(&f, out_dir, "alignment.phy")) return 1;
     if (!m12) {
-    if ((st = dpa_papara_write_alignment(f.f, &tree, &aln, cols, S, &reads,
-                                         (const uint8_t *const *)ops, nops))) {
-        fclose(f.f);
-        remove(f.tmp);
-        return status_exit(st);
-    }
-    if (out_commit(&f)) return 1;
+        if (out_open(&f, out_dir, "alignment.phy")) return 1;
+        if ((st = dpa_papara_write_alignment(f.f, &tree, &aln, cols, S, &reads,
+                                             (const uint8_t *const *)ops, nops))) {
+            fclose(f.f);
+            remove(f.tmp);
+            return status_exit(st);
+        }
+        if (out_commit(&f)) return 1;
     }
     free(opbuf);
     free(ops);

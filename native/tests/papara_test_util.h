@@ -83,4 +83,22 @@ inline Batch random_batch(std::mt19937_64 &rng, int nprof, int64_t sites, int nr
     return b;
 }
 
+// One read of exactly len bases from random_batch's generator (a batch of one profile and
+// one read over `sites` sites).
+inline std::vector<uint8_t> one_read(std::mt19937_64 &rng, int64_t sites, int len,
+                                     double cgap_share = 0.2)
+{
+    return random_batch(rng, 1, sites, 1, len, len, cgap_share).reads[0];
+}
+
+// Every read base T and every site A with its gap flag: every cell a flagged mismatch, the
+// costliest cells of both score models (the int16 bounds' worst case).
+inline void make_costliest(Batch &b)
+{
+    for (auto &r : b.reads)
+        for (auto &x : r) x = 8;
+    for (auto &pr : b.profiles)
+        for (auto &x : pr) x = 1 | DPA_PAPARA_CGAP_BIT;
+}
+
 }  // namespace ppt

@@ -151,10 +151,7 @@ TEST_P(PaparaSimd, AtTheInt16Bound)
     ppt::Batch b = ppt::random_batch(rng, GetParam().width + 3, 120, 2, L, L, 0.5);
     same(b, p);
     // all-mismatch reads: scores walk down to their lowest
-    for (auto &r : b.reads)
-        for (auto &x : r) x = 8;
-    for (auto &pr : b.profiles)
-        for (auto &x : pr) x = 1 | DPA_PAPARA_CGAP_BIT;
+    ppt::make_costliest(b);
     same(b, p);
 }
 
@@ -173,10 +170,7 @@ TEST_P(PaparaSimd, Int32BeyondTheInt16Bound)
     ppt::Batch b = ppt::random_batch(rng, GetParam().width + 3, 90, 2, L + 1, L + 300, 0.4);
     for (const auto &r : b.reads) ASSERT_FALSE(dpa_papara_fits_int16((int32_t)r.size(), &p));
     same(b, p, true);
-    for (auto &r : b.reads)
-        for (auto &x : r) x = 8;
-    for (auto &pr : b.profiles)
-        for (auto &x : pr) x = 1 | DPA_PAPARA_CGAP_BIT;
+    ppt::make_costliest(b);
     same(b, p, true);
     for (int round = 0; round < 6; round++) {
         std::uniform_int_distribution<int> g(-1000, 0), m(0, 1000), c(-1000, -1);
@@ -225,11 +219,11 @@ TEST_P(PaparaSimd, Paper2012NarrowBandsAndBlockEdges)
     for (int64_t S : { 2, 3, 5, 8, 63, 64, 65, 67, 128, 129, 200 }) {
         ppt::Batch b = ppt::random_batch(rng, GetParam().width + 5, S, 0, 1, 1);
         for (int64_t w = 1; w <= 6 && w < S; w++) {
-            b.reads.push_back(ppt::random_batch(rng, 1, S, 1, (int)(S - w), (int)(S - w)).reads[0]);
+            b.reads.push_back(ppt::one_read(rng, S, (int)(S - w)));
         }
         for (int64_t L : { (int64_t)1, S / 2, (int64_t)DPA_PAPARA_COLB - 1, (int64_t)DPA_PAPARA_COLB,
                            (int64_t)DPA_PAPARA_COLB + 3 })
-            if (L >= 1 && L < S) b.reads.push_back(ppt::random_batch(rng, 1, S, 1, (int)L, (int)L, 0.5).reads[0]);
+            if (L >= 1 && L < S) b.reads.push_back(ppt::one_read(rng, S, (int)L, 0.5));
         same(b, p);
     }
 }
@@ -247,10 +241,7 @@ TEST_P(PaparaSimd, Paper2012AtTheInt16Bound)
     EXPECT_EQ(L, (32000 - 4) / 6);
     ppt::Batch b = ppt::random_batch(rng, GetParam().width + 3, L + 70, 2, L, L, 0.5);
     same(b, p);
-    for (auto &r : b.reads)
-        for (auto &x : r) x = 8;
-    for (auto &pr : b.profiles)
-        for (auto &x : pr) x = 1 | DPA_PAPARA_CGAP_BIT;
+    ppt::make_costliest(b);
     same(b, p);
 }
 
@@ -267,15 +258,12 @@ TEST_P(PaparaSimd, Paper2012Int32BeyondTheInt16Bound)
     while (dpa_papara_fits_int16(L + 1, &p)) L++;
     ppt::Batch b = ppt::random_batch(rng, GetParam().width + 3, L + 200, 2, L + 1, L + 150, 0.4);
     same(b, p, true);
-    for (auto &r : b.reads)
-        for (auto &x : r) x = 8;
-    for (auto &pr : b.profiles)
-        for (auto &x : pr) x = 1 | DPA_PAPARA_CGAP_BIT;
+    ppt::make_costliest(b);
     same(b, p, true);
     for (int64_t S : { 2, 7, 64, 65, 300 }) {
         ppt::Batch c = ppt::random_batch(rng, GetParam().width + 1, S, 0, 1, 1);
         for (int64_t w = 1; w <= 5 && w < S; w++)
-            c.reads.push_back(ppt::random_batch(rng, 1, S, 1, (int)(S - w), (int)(S - w)).reads[0]);
+            c.reads.push_back(ppt::one_read(rng, S, (int)(S - w)));
         c.reads.push_back(ppt::random_batch(rng, 1, S, 1, 1, (int)S - 1).reads[0]);
         same(c, p, true);
     }

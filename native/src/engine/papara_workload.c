@@ -124,18 +124,16 @@ static dpa_status papara_cpu(void *arg, int64_t first, int64_t count, int64_t *c
         const int32_t p0 = blk * W;
         const int32_t lanes = b->num_profiles - p0 < W ? b->num_profiles - p0 : W;
         const int32_t len = b->read_lengths[read];
-        if (j->ops.block && len <= SIMD_MAX_READ && dpa_papara_fits_int16(len, j->params)) {
+        dpa_papara_block_fn fn = NULL; /* the model's int16 or int32 kernel, or the reference */
+        if (j->ops.block && len <= SIMD_MAX_READ)
+            fn = dpa_papara_fits_int16(len, j->params)
+                     ? (j->lowest_wins ? j->ops.block2012 : j->ops.block)
+                     : (j->lowest_wins ? j->ops.block2012_32 : j->ops.block32);
+        if (fn) {
             const dpa_papara_block bk = { p0, lanes,
                                           j->pre + (int64_t)blk * b->num_sites * DPA_PAPARA_PRE * W };
-            (j->lowest_wins ? j->ops.block2012 : j->ops.block)(
-                &bk, b->num_sites, b->read_masks + b->read_offsets[read], len, j->params,
-                simd_scratch, out);
-        } else if (j->ops.block32 && len <= SIMD_MAX_READ) {
-            const dpa_papara_block bk = { p0, lanes,
-                                          j->pre + (int64_t)blk * b->num_sites * DPA_PAPARA_PRE * W };
-            (j->lowest_wins ? j->ops.block2012_32 : j->ops.block32)(
-                &bk, b->num_sites, b->read_masks + b->read_offsets[read], len, j->params,
-                simd_scratch, out);
+            fn(&bk, b->num_sites, b->read_masks + b->read_offsets[read], len, j->params,
+               simd_scratch, out);
         } else {
             block_ref(j, p0, lanes, read, ref_scratch, out);
         }

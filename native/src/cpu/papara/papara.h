@@ -111,6 +111,19 @@ void dpa_papara_block2012_32_avx512(const dpa_papara_block *blk, int64_t num_sit
                                     const dpa_papara_params *p, int16_t *scratch, int32_t *out);
 #endif
 
+/* The int32 kernels (papara_avx2.c, papara_avx512.c): half_fn scores `half` profiles (the
+ * int32 lanes of one vector) of a block's int16 cost layout; a block is its two halves. */
+static inline void dpa_papara_run_halves(dpa_papara_block_fn half_fn, int32_t half,
+                                         const dpa_papara_block *blk, int64_t num_sites,
+                                         const uint8_t *read, int32_t read_length,
+                                         const dpa_papara_params *p, int16_t *scratch, int32_t *out)
+{
+    for (int32_t h = 0; h < 2; h++) {
+        const dpa_papara_block b = { blk->first + h * half, blk->lanes, blk->pre + h * half };
+        half_fn(&b, num_sites, read, read_length, p, scratch, out + h * half);
+    }
+}
+
 /* Fastest kernel whose ISA bit is set in allowed_isa_mask (bit i = dpa_isa i). */
 static inline void dpa_papara_select(unsigned allowed_isa_mask, dpa_papara_ops *out)
 {

@@ -53,10 +53,7 @@ void dpa_papara_block32_avx2(const dpa_papara_block *blk, int64_t num_sites, con
                              int32_t read_length, const dpa_papara_params *p, int16_t *scratch,
                              int32_t *out)
 {
-    for (int h = 0; h < 2; h++) {
-        const dpa_papara_block half = { blk->first + h * 8, blk->lanes, blk->pre + h * 8 };
-        dpa_papara_half32_avx2(&half, num_sites, read, read_length, p, scratch, out + h * 8);
-    }
+    dpa_papara_run_halves(dpa_papara_half32_avx2, W, blk, num_sites, read, read_length, p, scratch, out);
 }
 
 /* The paper2012 model in int32 lanes, the same way (papara_simd.h's instance above undefined
@@ -81,8 +78,5 @@ void dpa_papara_block2012_32_avx2(const dpa_papara_block *blk, int64_t num_sites
                                   const uint8_t *read, int32_t read_length,
                                   const dpa_papara_params *p, int16_t *scratch, int32_t *out)
 {
-    for (int h = 0; h < 2; h++) {
-        const dpa_papara_block half = { blk->first + h * 8, blk->lanes, blk->pre + h * 8 };
-        dpa_papara_half2012_32_avx2(&half, num_sites, read, read_length, p, scratch, out + h * 8);
-    }
+    dpa_papara_run_halves(dpa_papara_half2012_32_avx2, W, blk, num_sites, read, read_length, p, scratch, out);
 }

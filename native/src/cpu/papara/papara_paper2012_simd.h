@@ -125,39 +125,25 @@ void FN12(const dpa_papara_block *blk, int64_t num_sites, const uint8_t *read,
         g = large;                                                                \
         up = large;                                                               \
     }
-            for (int64_t i = lo; i < mlo; i++) {
-                const int16_t *c = pre + (i - c0) * P;
-                lo_v = LOADC(c + 4 * LW);
-                le_v = LOADC(c + 5 * LW);
-                up = LOAD(s + (i - c0) * W);
-                P12_CHECKED(0, d0, l0, g0, o0)
-                P12_CHECKED(1, d1, l1, g1, o1)
-                P12_CHECKED(2, d2, l2, g2, o2)
-                P12_CHECKED(3, d3, l3, g3, o3)
-                STORE(s + (i - c0) * W, up);
-            }
-            for (int64_t i = mlo; i < mhi; i++) {
-                const int16_t *c = pre + (i - c0) * P;
-                lo_v = LOADC(c + 4 * LW);
-                le_v = LOADC(c + 5 * LW);
-                up = LOAD(s + (i - c0) * W);
-                P12_CELL(d0, l0, g0, o0)
-                P12_CELL(d1, l1, g1, o1)
-                P12_CELL(d2, l2, g2, o2)
-                P12_CELL(d3, l3, g3, o3)
-                STORE(s + (i - c0) * W, up);
-            }
-            for (int64_t i = mhi; i < hi; i++) {
-                const int16_t *c = pre + (i - c0) * P;
-                lo_v = LOADC(c + 4 * LW);
-                le_v = LOADC(c + 5 * LW);
-                up = LOAD(s + (i - c0) * W);
-                P12_CHECKED(0, d0, l0, g0, o0)
-                P12_CHECKED(1, d1, l1, g1, o1)
-                P12_CHECKED(2, d2, l2, g2, o2)
-                P12_CHECKED(3, d3, l3, g3, o3)
-                STORE(s + (i - c0) * W, up);
-            }
+#define P12_UNCHECKED(r, d, l, g, o) P12_CELL(d, l, g, o)
+/* Sites [from, to) of the sweep, each cell by STEP (checked or not). */
+#define P12_SWEEP(from, to, STEP)                                                 \
+    for (int64_t i = (from); i < (to); i++) {                                     \
+        const int16_t *c = pre + (i - c0) * P;                                    \
+        lo_v = LOADC(c + 4 * LW);                                                 \
+        le_v = LOADC(c + 5 * LW);                                                 \
+        up = LOAD(s + (i - c0) * W);                                              \
+        STEP(0, d0, l0, g0, o0)                                                   \
+        STEP(1, d1, l1, g1, o1)                                                   \
+        STEP(2, d2, l2, g2, o2)                                                   \
+        STEP(3, d3, l3, g3, o3)                                                   \
+        STORE(s + (i - c0) * W, up);                                              \
+    }
+            P12_SWEEP(lo, mlo, P12_CHECKED)
+            P12_SWEEP(mlo, mhi, P12_UNCHECKED)
+            P12_SWEEP(mhi, hi, P12_CHECKED)
+#undef P12_SWEEP
+#undef P12_UNCHECKED
 #undef P12_CHECKED
 #undef P12_CELL
             STORE(lft + (int64_t)j * W, l0);
