@@ -228,6 +228,14 @@ typedef struct dpa_cuda_hmm_filter_entry {
                       int32_t num_models, const dpa_cuda_hmm_seqs *seqs, int32_t kind,
                       const dpa_cuda_hmm_task *tasks, int64_t n, int32_t *out, char *err,
                       size_t err_len);
+    /* Added 2026-11-29 (present when header.struct_size covers it): run with seqs->dsq
+     * holding the caller's residue bytes, which the device digitises through code_of (256
+     * entries, each below 29; refused otherwise). The host then never allocates a digitised
+     * copy of the batch (at 300 M residues its page faults alone were a third of a GPU call). */
+    dpa_status (*run_mapped)(dpa_cuda_backend *backend, int32_t device, const dpa_cuda_hmm_model *models,
+                             int32_t num_models, const dpa_cuda_hmm_seqs *seqs, const uint8_t *code_of,
+                             int32_t kind, const dpa_cuda_hmm_task *tasks, int64_t n, int32_t *out,
+                             char *err, size_t err_len);
 } dpa_cuda_hmm_filter_entry;
 
 typedef struct dpa_cuda_host {

@@ -408,11 +408,11 @@ static dpa_status be_papara(dpa_cuda_backend *b, int32_t device, const dpa_papar
     return status;
 }
 
-static dpa_status be_hmm_filter(dpa_cuda_backend *b, int32_t device,
-                                const dpa_cuda_hmm_model *models, int32_t num_models,
-                                const dpa_cuda_hmm_seqs *seqs, int32_t kind,
-                                const dpa_cuda_hmm_task *tasks, int64_t n, int32_t *out, char *err,
-                                size_t err_len)
+static dpa_status be_hmm_filter_mapped(dpa_cuda_backend *b, int32_t device,
+                                       const dpa_cuda_hmm_model *models, int32_t num_models,
+                                       const dpa_cuda_hmm_seqs *seqs, const uint8_t *code_of,
+                                       int32_t kind, const dpa_cuda_hmm_task *tasks, int64_t n,
+                                       int32_t *out, char *err, size_t err_len)
 {
     dpa_status status = DPA_OK;
     dpa_cuda_err ce = { err, err_len, 0 };
@@ -431,13 +431,23 @@ static dpa_status be_hmm_filter(dpa_cuda_backend *b, int32_t device,
     if ((status = take_device(b, device, "hmm-filter", &d, err, err_len)) != DPA_OK) return status;
     if (n == 0) return DPA_OK;
     dpa_cuda_slot *s = dpa_cuda_slot_acquire(d, 1);
-    status = dpa_cuda_hmm_filter_run(b, d, s, models, num_models, seqs, kind, tasks, n, out, &ce);
+    status = dpa_cuda_hmm_filter_run(b, d, s, models, num_models, seqs, code_of, kind, tasks, n, out, &ce);
     leave_slot(d, s, status, &ce);
     return status;
 }
 
+static dpa_status be_hmm_filter(dpa_cuda_backend *b, int32_t device,
+                                const dpa_cuda_hmm_model *models, int32_t num_models,
+                                const dpa_cuda_hmm_seqs *seqs, int32_t kind,
+                                const dpa_cuda_hmm_task *tasks, int64_t n, int32_t *out, char *err,
+                                size_t err_len)
+{
+    return be_hmm_filter_mapped(b, device, models, num_models, seqs, NULL, kind, tasks, n, out, err, err_len);
+}
+
 static const dpa_cuda_hmm_filter_entry hmm_filter_entry = {
     { DPA_CUDA_WORKLOAD_HMM_FILTER, sizeof(dpa_cuda_hmm_filter_entry) }, be_hmm_filter,
+    be_hmm_filter_mapped,
 };
 
 static const dpa_cuda_papara_entry papara_entry = {

@@ -19,9 +19,10 @@
 
 typedef struct dpa_hf_model {
     int64_t rb, rw, tw;      /* byte offsets into the table region */
+    int64_t s16;             /* the packed SSV scores (dpa_hf_ssv16_words), when q16 > 0 */
     int32_t M, ddbound_w;
     int32_t bias_b, base_b, tbm_b, tec_b;
-    int32_t xw_e_move, xw_e_loop, base_w, pad;
+    int32_t xw_e_move, xw_e_loop, base_w, q16;
 } dpa_hf_model;
 
 typedef struct dpa_hf_task {
@@ -31,6 +32,19 @@ typedef struct dpa_hf_task {
 } dpa_hf_task;
 
 #define DPA_HF_WARPS_PER_BLOCK 4
+/* The packed SSV kernel (int16 pairs, hf_ssv_dpx) holds Q = ceil(M / 64) words a lane: up to
+ * this many, i.e. M <= 1024. Longer models take the other SSV kernels. */
+#define DPA_HF_SSV16_MAX_Q 16
+
+/* Words of the packed SSV table for q words a row: 29 residue codes x q x 32 lanes. Word
+ * (c q + j) 32 + z holds nodes x = (2z) q + j + 1 (low half) and (2z + 1) q + j + 1 (high
+ * half) as bias - rb[c][x], and -16384 past M (a padding node stays 0). */
+__host__ __device__ static inline int64_t dpa_hf_ssv16_words(int32_t q) { return (int64_t)29 * q * 32; }
+__host__ __device__ static inline int32_t dpa_hf_ssv16_q(int32_t M)
+{
+    const int32_t q = (M + 63) / 64;
+    return M >= 1 && q <= DPA_HF_SSV16_MAX_Q ? q : 0;
+}
 /* Shared memory a warp may use for its DP row (4 warps: 48 KB a block, the static limit):
  * a task whose row is longer uses its warp's slot of global scratch instead. */
 #define DPA_HF_SMEM_PER_WARP 12288
@@ -50,12 +64,13 @@ __host__ __device__ static inline int64_t dpa_hf_row_bytes(int32_t kind, int32_t
     return (b + 15) / 16 * 16;
 }
 
-/* hmm_filter_kernels.cu: `warps` persistent warps (a multiple of DPA_HF_WARPS_PER_BLOCK) take
+/* hmm_filter_kernels.cu: `warps` persistent warps (dsq: codes, or bytes that code_of, a device
+ * table of 256 codes, maps; NULL: dsq holds codes) (a multiple of DPA_HF_WARPS_PER_BLOCK) take
  * tasks in order through *counter (0 at launch). smem_per_warp bytes of shared memory per
  * warp (at most DPA_HF_SMEM_PER_WARP); warp w's global row is gscratch + w * gstride (gstride
  * 0: none). out[t] gets task t's integer (dpa_cuda_backend.h). */
 cudaError_t dpa_hf_launch(int32_t kind, const dpa_hf_model *models, const uint8_t *tables,
-                          const uint8_t *dsq, const dpa_hf_task *tasks, int32_t ntasks,
+                          const uint8_t *dsq, const uint8_t *code_of, const dpa_hf_task *tasks, int32_t ntasks,
                           int32_t *out, uint8_t *gscratch, int64_t gstride, int32_t smem_per_warp,
                           int32_t warps, uint32_t *counter, cudaStream_t stream);
 /* Blocks of the kind's kernel one SM holds with that shared memory per warp (0 on error). */
@@ -64,7 +79,7 @@ int dpa_hf_blocks_per_sm(int32_t kind, int32_t smem_per_warp);
 /* hmm_filter_launch.cu: the entry's work on one slot of one device. */
 dpa_status dpa_cuda_hmm_filter_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
                                    const dpa_cuda_hmm_model *models, int32_t num_models,
-                                   const dpa_cuda_hmm_seqs *seqs, int32_t kind,
+                                   const dpa_cuda_hmm_seqs *seqs, const uint8_t *code_of, int32_t kind,
                                    const dpa_cuda_hmm_task *tasks, int64_t n, int32_t *out,
                                    dpa_cuda_err *err);
 

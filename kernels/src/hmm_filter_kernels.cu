@@ -61,28 +61,31 @@ __device__ __forceinline__ int hf_adds16(int a, int b)
     return min(32767, max(-32768, a + b));
 }
 
-/* Residue i (0-based) of the sequence, fetched 32 at a time by one coalesced load. */
+/* Residue i (0-based) of the sequence, fetched 32 at a time by one coalesced load, and
+ * digitised there through the launch's code map when the host sent residue bytes. */
 struct hf_residues {
     const uint8_t *s;
     int L, lane, base, cached;
+    const uint8_t *map;
     __device__ int at(int i)
     {
         if ((i & 31) == 0) {
             base = i;
             cached = i + lane < L ? s[i + lane] : 0;
+            if (map) cached = __ldg(map + cached);
         }
         return __shfl_sync(HF_FULL, cached, i - base);
     }
 };
 
-__device__ static int hf_ssv(const dpa_hf_model &md, const uint8_t *tables, const uint8_t *dsq,
+__device__ static int hf_ssv(const dpa_hf_model &md, const uint8_t *tables, const uint8_t *dsq, const uint8_t *code_of,
                              int L, uint8_t *row, int lane)
 {
     const int M = md.M, S = M + 1, bias = md.bias_b;
     const uint8_t *rb = tables + md.rb;
     for (int p = lane; p < S; p += 32) row[p] = 0;
     __syncwarp();
-    hf_residues res = { dsq, L, lane, 0, 0 };
+    hf_residues res = { dsq, L, lane, 0, 0, code_of };
     int maxT = 0;
     int off = 0; /* (-i) mod S for the row i being computed */
     for (int i = 1; i <= L; i++) {
@@ -117,14 +120,14 @@ __device__ static int hf_ssv(const dpa_hf_model &md, const uint8_t *tables, cons
  * 127 the capped and uncapped recurrences agree. Lanes with k > M keep 0 and feed no node. */
 template <int J>
 __device__ static int hf_ssv_reg(const dpa_hf_model &md, const uint8_t *tables,
-                                 const uint8_t *dsq, int L, int lane)
+                                 const uint8_t *dsq, const uint8_t *code_of, int L, int lane)
 {
     const int M = md.M, S = M + 1, bias = md.bias_b;
     const uint8_t *rb = tables + md.rb;
     int v[J];
 #pragma unroll
     for (int j = 0; j < J; j++) v[j] = 0;
-    hf_residues res = { dsq, L, lane, 0, 0 };
+    hf_residues res = { dsq, L, lane, 0, 0, code_of };
     int maxT = 0;
     const int src = (lane + 31) & 31;
     for (int i = 1; i <= L; i++) {
@@ -150,13 +153,13 @@ __device__ static int hf_ssv_reg(const dpa_hf_model &md, const uint8_t *tables,
 
 /* The register SSV for the smallest J that holds M; 0 when M needs more than 16 blocks. */
 __device__ static int hf_ssv_reg_any(const dpa_hf_model &md, const uint8_t *tables,
-                                     const uint8_t *dsq, int L, int lane, bool *done)
+                                     const uint8_t *dsq, const uint8_t *code_of, int L, int lane, bool *done)
 {
     const int J = (md.M + 31) / 32;
     *done = true;
     switch (J) {
 #define HF_SSV_CASE(n) \
-    case n: return hf_ssv_reg<n>(md, tables, dsq, L, lane);
+    case n: return hf_ssv_reg<n>(md, tables, dsq, code_of, L, lane);
         HF_SSV_CASE(1) HF_SSV_CASE(2) HF_SSV_CASE(3) HF_SSV_CASE(4) HF_SSV_CASE(5)
         HF_SSV_CASE(6) HF_SSV_CASE(7) HF_SSV_CASE(8) HF_SSV_CASE(9) HF_SSV_CASE(10)
         HF_SSV_CASE(11) HF_SSV_CASE(12) HF_SSV_CASE(13) HF_SSV_CASE(14) HF_SSV_CASE(15)
@@ -166,7 +169,66 @@ __device__ static int hf_ssv_reg_any(const dpa_hf_model &md, const uint8_t *tabl
     }
 }
 
-__device__ static int hf_msv(const dpa_hf_model &md, const uint8_t *tables, const uint8_t *dsq,
+/* SSV in int16 pairs (DECISIONS 133). The row is Q = ceil(M / 64) words a lane, each two
+ * int16 halves, striped: node x = k - 1 sits at position p = x / Q (lane p / 2, half p % 2) of
+ * word j = x % Q. Its predecessor x - 1 is then the same position of word j - 1 (same lane,
+ * same half: no shuffle), except for word 0, whose predecessor is position p - 1 of word Q - 1:
+ * the whole warp's word Q - 1 moved up one half, which is one shuffle and one byte permute a
+ * row, taken before word Q - 1 is overwritten. Words run from Q - 1 down so word j - 1 is
+ * still the old row. A cell is one __viaddmax_s16x2 (Hopper's DPX: max(a + b, 0) on both
+ * halves in one instruction) with the packed score bias - rb, read as one coalesced word; the
+ * running maximum takes two words per __vimax3_s16x2. Position 0 of word 0 (node 1) starts a
+ * diagonal and reads 0: lane 0 gets 0 from the shuffle. Padding nodes (x >= M) score -16384,
+ * so they stay 0. The halves do not saturate: as in hf_ssv_reg cells are uncapped and the
+ * overflow vote runs every 8 rows, so a cell stays below 127 + 8 x 255 (int16 never wraps). */
+template <int Q>
+__device__ static int hf_ssv_dpx(const dpa_hf_model &md, const uint8_t *tables,
+                                 const uint8_t *dsq, const uint8_t *code_of, int L, int lane)
+{
+    const uint32_t *prof = (const uint32_t *)(tables + md.s16) + lane;
+    uint32_t v[Q];
+#pragma unroll
+    for (int j = 0; j < Q; j++) v[j] = 0;
+    uint32_t mx = 0;
+    hf_residues res = { dsq, L, lane, 0, 0, code_of };
+    for (int i = 1; i <= L; i++) {
+        const uint32_t *sc = prof + (size_t)res.at(i - 1) * (Q * 32);
+        uint32_t up = __shfl_up_sync(HF_FULL, v[Q - 1], 1);
+        if (lane == 0) up = 0;
+        const uint32_t first = __byte_perm(up, v[Q - 1], 0x5432);
+#pragma unroll
+        for (int j = Q - 1; j >= 1; j--) v[j] = __viaddmax_s16x2(v[j - 1], __ldg(sc + j * 32), 0u);
+        v[0] = __viaddmax_s16x2(first, __ldg(sc), 0u);
+#pragma unroll
+        for (int j = 0; j < Q; j += 2) mx = __vimax3_s16x2(mx, v[j], v[j + 1 < Q ? j + 1 : j]);
+        if ((i & 7) == 0) {
+            const int m = max((int)(int16_t)(mx & 0xffffu), (int)(int16_t)(mx >> 16));
+            if (__any_sync(HF_FULL, m >= 127)) break;
+        }
+    }
+    int maxT = max((int)(int16_t)(mx & 0xffffu), (int)(int16_t)(mx >> 16));
+    maxT = hf_warp_max(maxT);
+    return maxT >= 127 ? 255 : 128 + maxT;
+}
+
+/* The packed SSV for the model's word count; *done false when the launch packed none. */
+__device__ static int hf_ssv_dpx_any(const dpa_hf_model &md, const uint8_t *tables,
+                                     const uint8_t *dsq, const uint8_t *code_of, int L, int lane, bool *done)
+{
+    *done = true;
+    switch (md.q16) {
+#define HF_DPX_CASE(n) \
+    case n: return hf_ssv_dpx<n>(md, tables, dsq, code_of, L, lane);
+        HF_DPX_CASE(1) HF_DPX_CASE(2) HF_DPX_CASE(3) HF_DPX_CASE(4) HF_DPX_CASE(5)
+        HF_DPX_CASE(6) HF_DPX_CASE(7) HF_DPX_CASE(8) HF_DPX_CASE(9) HF_DPX_CASE(10)
+        HF_DPX_CASE(11) HF_DPX_CASE(12) HF_DPX_CASE(13) HF_DPX_CASE(14) HF_DPX_CASE(15)
+        HF_DPX_CASE(16)
+#undef HF_DPX_CASE
+    default: *done = false; return 0;
+    }
+}
+
+__device__ static int hf_msv(const dpa_hf_model &md, const uint8_t *tables, const uint8_t *dsq, const uint8_t *code_of,
                              int L, int tjb, uint8_t *row, int lane)
 {
     const int M = md.M, S = M + 1, bias = md.bias_b, base = md.base_b, tec = md.tec_b;
@@ -174,7 +236,7 @@ __device__ static int hf_msv(const dpa_hf_model &md, const uint8_t *tables, cons
     const uint8_t *rb = tables + md.rb;
     for (int p = lane; p < S; p += 32) row[p] = 0;
     __syncwarp();
-    hf_residues res = { dsq, L, lane, 0, 0 };
+    hf_residues res = { dsq, L, lane, 0, 0, code_of };
     int xJ = 0, xB = max(base - tjbm, 0);
     int off = 0;
     for (int i = 1; i <= L; i++) {
@@ -289,7 +351,7 @@ __device__ __forceinline__ static int hf_vit_row_end(const dpa_hf_model &md, int
     return 0;
 }
 
-__device__ static int hf_vit(const dpa_hf_model &md, const uint8_t *tables, const uint8_t *dsq,
+__device__ static int hf_vit(const dpa_hf_model &md, const uint8_t *tables, const uint8_t *dsq, const uint8_t *code_of,
                              int L, int xw_move, int16_t *row, int lane)
 {
     const int M = md.M, cols = M + 1, Mpad = (M + 31) / 32 * 32;
@@ -297,7 +359,7 @@ __device__ static int hf_vit(const dpa_hf_model &md, const uint8_t *tables, cons
     const int16_t *tw = (const int16_t *)(tables + md.tw);
     int16_t *Mr = row, *Ir = row + Mpad, *Dr = row + 2 * Mpad;
     for (int p = lane; p < Mpad; p += 32) Mr[p] = Ir[p] = Dr[p] = HF_NEG;
-    hf_residues res = { dsq, L, lane, 0, 0 };
+    hf_residues res = { dsq, L, lane, 0, 0, code_of };
     const int xN = md.base_w;
     int xB = (int16_t)(xN + xw_move), xJ = HF_NEG, xC = HF_NEG;
     for (int i = 1; i <= L; i++) {
@@ -337,7 +399,7 @@ __device__ static int hf_vit(const dpa_hf_model &md, const uint8_t *tables, cons
  * block, chain and row-end steps in the same order, so the arithmetic is hf_vit's. */
 template <int J>
 __device__ static int hf_vit_reg(const dpa_hf_model &md, const uint8_t *tables,
-                                 const uint8_t *dsq, int L, int xw_move, int lane)
+                                 const uint8_t *dsq, const uint8_t *code_of, int L, int xw_move, int lane)
 {
     const int M = md.M, cols = M + 1;
     const int16_t *rw = (const int16_t *)(tables + md.rw);
@@ -345,7 +407,7 @@ __device__ static int hf_vit_reg(const dpa_hf_model &md, const uint8_t *tables,
     int m[J], ii[J], dd[J];
 #pragma unroll
     for (int j = 0; j < J; j++) m[j] = ii[j] = dd[j] = HF_NEG;
-    hf_residues res = { dsq, L, lane, 0, 0 };
+    hf_residues res = { dsq, L, lane, 0, 0, code_of };
     const int xN = md.base_w;
     int xB = (int16_t)(xN + xw_move), xJ = HF_NEG, xC = HF_NEG;
     for (int i = 1; i <= L; i++) {
@@ -382,14 +444,14 @@ __device__ static int hf_vit_reg(const dpa_hf_model &md, const uint8_t *tables,
 }
 
 __device__ static int hf_vit_reg_any(const dpa_hf_model &md, const uint8_t *tables,
-                                     const uint8_t *dsq, int L, int xw_move, int lane,
+                                     const uint8_t *dsq, const uint8_t *code_of, int L, int xw_move, int lane,
                                      bool *done)
 {
     const int J = (md.M + 31) / 32;
     *done = true;
     switch (J) {
 #define HF_VIT_CASE(n) \
-    case n: return hf_vit_reg<n>(md, tables, dsq, L, xw_move, lane);
+    case n: return hf_vit_reg<n>(md, tables, dsq, code_of, L, xw_move, lane);
         HF_VIT_CASE(1) HF_VIT_CASE(2) HF_VIT_CASE(3) HF_VIT_CASE(4) HF_VIT_CASE(5)
         HF_VIT_CASE(6) HF_VIT_CASE(7) HF_VIT_CASE(8) HF_VIT_CASE(9) HF_VIT_CASE(10)
         HF_VIT_CASE(11) HF_VIT_CASE(12) HF_VIT_CASE(13) HF_VIT_CASE(14) HF_VIT_CASE(15)
@@ -401,7 +463,7 @@ __device__ static int hf_vit_reg_any(const dpa_hf_model &md, const uint8_t *tabl
 
 template <int KIND>
 __global__ void __launch_bounds__(DPA_HF_WARPS_PER_BLOCK * 32)
-    hf_kernel(const dpa_hf_model *models, const uint8_t *tables, const uint8_t *dsq,
+    hf_kernel(const dpa_hf_model *models, const uint8_t *tables, const uint8_t *dsq, const uint8_t *code_of,
               const dpa_hf_task *tasks, int32_t ntasks, int32_t *out, uint8_t *gscratch,
               int64_t gstride, int32_t smem_per_warp, uint32_t *counter, int32_t ssv_reg)
 {
@@ -422,19 +484,21 @@ __global__ void __launch_bounds__(DPA_HF_WARPS_PER_BLOCK * 32)
         int r = DPA_HF_BAD;
         bool done = false;
         if constexpr (KIND == 0) {
-            if (ssv_reg && tk.L >= 1 && md.M <= 32 * 16)
-                r = hf_ssv_reg_any(md, tables, dsq + tk.seq, tk.L, lane, &done);
+            if (ssv_reg == 2 && tk.L >= 1 && md.q16 > 0)
+                r = hf_ssv_dpx_any(md, tables, dsq + tk.seq, code_of, tk.L, lane, &done);
+            if (!done && ssv_reg && tk.L >= 1 && md.M <= 32 * 16)
+                r = hf_ssv_reg_any(md, tables, dsq + tk.seq, code_of, tk.L, lane, &done);
         } else if constexpr (KIND == 2) {
             if (ssv_reg && tk.L >= 1 && md.M <= 32 * 16)
-                r = hf_vit_reg_any(md, tables, dsq + tk.seq, tk.L, tk.len_param, lane, &done);
+                r = hf_vit_reg_any(md, tables, dsq + tk.seq, code_of, tk.L, tk.len_param, lane, &done);
         }
         if (!done && row && tk.L >= 1) {
             if (KIND == 0)
-                r = hf_ssv(md, tables, dsq + tk.seq, tk.L, row, lane);
+                r = hf_ssv(md, tables, dsq + tk.seq, code_of, tk.L, row, lane);
             else if (KIND == 1)
-                r = hf_msv(md, tables, dsq + tk.seq, tk.L, tk.len_param, row, lane);
+                r = hf_msv(md, tables, dsq + tk.seq, code_of, tk.L, tk.len_param, row, lane);
             else
-                r = hf_vit(md, tables, dsq + tk.seq, tk.L, tk.len_param, (int16_t *)row, lane);
+                r = hf_vit(md, tables, dsq + tk.seq, code_of, tk.L, tk.len_param, (int16_t *)row, lane);
         }
         if (lane == 0) out[t] = r;
         __syncwarp(); /* the next task's row initialisation follows this task's last reads */
@@ -442,27 +506,28 @@ __global__ void __launch_bounds__(DPA_HF_WARPS_PER_BLOCK * 32)
 }
 
 extern "C" cudaError_t dpa_hf_launch(int32_t kind, const dpa_hf_model *models,
-                                     const uint8_t *tables, const uint8_t *dsq,
+                                     const uint8_t *tables, const uint8_t *dsq, const uint8_t *code_of,
                                      const dpa_hf_task *tasks, int32_t ntasks, int32_t *out,
                                      uint8_t *gscratch, int64_t gstride, int32_t smem_per_warp,
                                      int32_t warps, uint32_t *counter, cudaStream_t stream)
 {
-    /* DPACCEL_HMM_SSV_REG=0 runs SSV and the Viterbi filter with the row in memory for every
-     * M: an A/B switch for the register kernels (same results), read at each launch (no
-     * process-wide state outside the context). */
+    /* DPACCEL_HMM_SSV_REG: 0 runs SSV and the Viterbi filter with the row in memory for every
+     * M, 1 with the row in registers (one cell a lane) where M <= 512, 2 (default) SSV in
+     * packed int16 pairs where M <= 1024: A/B switches for the kernels (same results), read at
+     * each launch (no process-wide state outside the context). */
     const char *ssv_env = getenv("DPACCEL_HMM_SSV_REG");
-    const int ssv_reg = ssv_env && ssv_env[0] == '0' ? 0 : 1;
+    const int ssv_reg = ssv_env && (ssv_env[0] == '0' || ssv_env[0] == '1') ? ssv_env[0] - '0' : 2;
     const int blocks = warps / DPA_HF_WARPS_PER_BLOCK;
     const size_t smem = (size_t)smem_per_warp * DPA_HF_WARPS_PER_BLOCK;
     const dim3 grid(blocks > 0 ? blocks : 1), block(DPA_HF_WARPS_PER_BLOCK * 32);
     if (kind == 0)
-        hf_kernel<0><<<grid, block, smem, stream>>>(models, tables, dsq, tasks, ntasks, out,
+        hf_kernel<0><<<grid, block, smem, stream>>>(models, tables, dsq, code_of, tasks, ntasks, out,
                                                      gscratch, gstride, smem_per_warp, counter, ssv_reg);
     else if (kind == 1)
-        hf_kernel<1><<<grid, block, smem, stream>>>(models, tables, dsq, tasks, ntasks, out,
+        hf_kernel<1><<<grid, block, smem, stream>>>(models, tables, dsq, code_of, tasks, ntasks, out,
                                                      gscratch, gstride, smem_per_warp, counter, ssv_reg);
     else
-        hf_kernel<2><<<grid, block, smem, stream>>>(models, tables, dsq, tasks, ntasks, out,
+        hf_kernel<2><<<grid, block, smem, stream>>>(models, tables, dsq, code_of, tasks, ntasks, out,
                                                      gscratch, gstride, smem_per_warp, counter, ssv_reg);
     return cudaGetLastError();
 }

@@ -21,10 +21,32 @@
 
 static int64_t hf_align(int64_t x) { return (x + 15) & ~(int64_t)15; }
 
-static int64_t hf_model_bytes(int32_t M)
+/* The packed SSV words a model carries in a launch of this kind (SSV only). */
+static int32_t hf_q16(int32_t kind, int32_t M) { return kind == DPA_CUDA_HMM_SSV ? dpa_hf_ssv16_q(M) : 0; }
+
+static int64_t hf_model_bytes(int32_t kind, int32_t M)
 {
     const int64_t cols = (int64_t)M + 1;
-    return hf_align(29 * cols) + hf_align(29 * cols * 2) + hf_align(cols * 8 * 2);
+    return hf_align(29 * cols) + hf_align(29 * cols * 2) + hf_align(cols * 8 * 2) +
+           dpa_hf_ssv16_words(hf_q16(kind, M)) * 4;
+}
+
+/* The packed SSV table (layout: dpa_hf_ssv16_words). Built per chunk beside the byte table:
+ * 29 x 64 q halves, a fraction of the cells any sequence costs. */
+static void hf_pack_ssv16(const dpa_cuda_hmm_model *m, int32_t q, uint32_t *out)
+{
+    const int32_t M = m->M, S = M + 1;
+    for (int32_t c = 0; c < 29; c++)
+        for (int32_t j = 0; j < q; j++)
+            for (int32_t z = 0; z < 32; z++) {
+                uint32_t w = 0;
+                for (int32_t h = 0; h < 2; h++) {
+                    const int32_t x = (2 * z + h) * q + j;
+                    const int32_t v = x < M ? m->bias_b - (int32_t)m->rb[(size_t)c * S + x + 1] : -16384;
+                    w |= (uint32_t)(uint16_t)(int16_t)v << (16 * h);
+                }
+                out[((size_t)c * q + j) * 32 + z] = w;
+            }
 }
 
 /* Every task's indices, lengths and (for the Viterbi filter) the DD words, before work. */
@@ -67,13 +89,20 @@ static dpa_status hf_check(const dpa_cuda_hmm_model *models, int32_t num_models,
 
 dpa_status dpa_cuda_hmm_filter_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
                                    const dpa_cuda_hmm_model *models, int32_t num_models,
-                                   const dpa_cuda_hmm_seqs *seqs, int32_t kind,
+                                   const dpa_cuda_hmm_seqs *seqs, const uint8_t *code_of, int32_t kind,
                                    const dpa_cuda_hmm_task *tasks, int64_t n, int32_t *out,
                                    dpa_cuda_err *err)
 {
     (void)b;
     dpa_status status = hf_check(models, num_models, seqs, kind, tasks, n, err);
     if (status != DPA_OK) return status;
+    if (code_of)
+        for (int c = 0; c < 256; c++)
+            if (code_of[c] >= 29) {
+                char msg[128];
+                snprintf(msg, sizeof msg, "dpa_cuda hmm-filter: code_of[%d] = %d (codes are 0..28)", c, code_of[c]);
+                return dpa_cuda_fail_msg(err, DPA_ERR_INVALID_ARG, msg);
+            }
     /* per model / sequence: the chunk that packed it last (stamp) and its packed position */
     const size_t mark_n = (size_t)num_models + (size_t)seqs->count;
     int64_t *marks = (int64_t *)dpa_cuda_slot_scratch(s, mark_n * 2 * sizeof(int64_t));
@@ -91,14 +120,14 @@ dpa_status dpa_cuda_hmm_filter_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, d
             const dpa_cuda_hmm_task *k = &tasks[last];
             int64_t add = (int64_t)sizeof(dpa_hf_task) + 4;
             const int newm = stamp[k->model] != chunk, news = stamp[num_models + k->seq] != chunk;
-            if (newm) add += hf_model_bytes(models[k->model].M) + (int64_t)sizeof(dpa_hf_model);
+            if (newm) add += hf_model_bytes(kind, models[k->model].M) + (int64_t)sizeof(dpa_hf_model);
             if (news) add += seqs->lengths[k->seq];
             if (last > first && total + add > chunk_cap) break;
             total += add;
             if (newm) {
                 stamp[k->model] = chunk;
                 pos[k->model] = nmod++;
-                tab_b += hf_model_bytes(models[k->model].M);
+                tab_b += hf_model_bytes(kind, models[k->model].M);
             }
             if (news) {
                 stamp[num_models + k->seq] = chunk;
@@ -109,9 +138,10 @@ dpa_status dpa_cuda_hmm_filter_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, d
             last++;
         }
         const int32_t cn = (int32_t)(last - first);
-        /* staging: [models][tables][tasks][residues] then the outputs */
+        /* staging: [models][tables][tasks][code map][residues] then the outputs */
         const int64_t mod_o = 0, tab_o = hf_align(nmod * (int64_t)sizeof(dpa_hf_model));
-        const int64_t task_o = tab_o + tab_b, seq_o = task_o + hf_align((int64_t)cn * sizeof(dpa_hf_task));
+        const int64_t task_o = tab_o + tab_b, map_o = task_o + hf_align((int64_t)cn * sizeof(dpa_hf_task));
+        const int64_t seq_o = map_o + (code_of ? 256 : 0);
         const int64_t in_b = hf_align(seq_o + seq_b), out_o = in_b, out_b = hf_align((int64_t)cn * 4);
         /* row storage: shared up to the per-warp share, global above */
         const int64_t row_max = dpa_hf_row_bytes(kind, maxM);
@@ -164,6 +194,10 @@ dpa_status dpa_cuda_hmm_filter_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, d
                     x->tw = to;
                     memcpy(h + tab_o + to, m->tw, (size_t)(cols * 16));
                     to += hf_align(cols * 16);
+                    x->q16 = hf_q16(kind, m->M);
+                    x->s16 = to;
+                    if (x->q16 > 0) hf_pack_ssv16(m, x->q16, (uint32_t *)(h + tab_o + to));
+                    to += dpa_hf_ssv16_words(x->q16) * 4;
                     stamp[k->model] = -2 - chunk; /* packed */
                 }
                 const int64_t so = num_models + (int64_t)k->seq;
@@ -178,10 +212,12 @@ dpa_status dpa_cuda_hmm_filter_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, d
                 y->len_param = k->len_param;
                 y->pad = 0;
             }
+            if (code_of) memcpy(h + map_o, code_of, 256);
             /* the stamps now read -2 - chunk: a later chunk (>= chunk + 1) repacks */
             DPA_CUDA_TRY(err, cudaMemcpyAsync(dv, h, (size_t)in_b, cudaMemcpyHostToDevice, s->stream));
             DPA_CUDA_TRY(err, cudaMemsetAsync(dv + cnt_o, 0, 16, s->stream));
             DPA_CUDA_TRY(err, dpa_hf_launch(kind, (const dpa_hf_model *)(dv + mod_o), dv + tab_o, dv + seq_o,
+                                            code_of ? dv + map_o : NULL,
                                             (const dpa_hf_task *)(dv + task_o), cn, (int32_t *)(dv + out_o),
                                             gstride > 0 ? dv + gs_o : NULL, gstride, smem, (int32_t)warps,
                                             (uint32_t *)(dv + cnt_o), s->stream));

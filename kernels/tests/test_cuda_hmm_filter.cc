@@ -131,6 +131,9 @@ void check_entry(dpa_cuda_test::Backend &bk, Data &d, uint64_t seed, bool want_o
     ASSERT_NE(e, nullptr) << "the CUDA library has no HMM filter entry";
     std::vector<dpa_cuda_hmm_model> gm = entry_models(d.prof);
     const dpa_cuda_hmm_seqs gs = { d.dsq.data(), d.off.data(), d.len.data(), (int32_t)d.seqs.size() };
+    const dpa_cuda_hmm_seqs raw = { (const uint8_t *)d.all.data(), d.off.data(), d.len.data(), (int32_t)d.seqs.size() };
+    uint8_t map[256];
+    dpa_hmm_code_map(map);
     int maxM = 1;
     for (const auto &m : gm) maxM = std::max(maxM, m.M);
     std::vector<uint8_t> work(dpa_hmm_work_bytes(maxM));
@@ -152,6 +155,13 @@ void check_entry(dpa_cuda_test::Backend &bk, Data &d, uint64_t seed, bool want_o
                          out.data(), err, sizeof err),
                   DPA_OK)
             << err;
+        // the same tasks from the residue bytes, digitised on the device (the engine's path)
+        std::vector<int32_t> out_mapped(tasks.size(), 0x7eadbeef);
+        ASSERT_EQ(e->run_mapped(bk.b, 0, gm.data(), (int32_t)gm.size(), &raw, map, kind, tasks.data(),
+                                (int64_t)tasks.size(), out_mapped.data(), err, sizeof err),
+                  DPA_OK)
+            << err;
+        EXPECT_EQ(out_mapped, out) << "kind " << kind << ": run_mapped differs from run";
         int bad = 0;
         for (size_t i = 0; i < tasks.size(); i++) {
             const dpa_hmm_profile &p = d.prof->prof[tasks[i].model];
@@ -197,7 +207,7 @@ TEST(CudaHmmFilter, EntryMatchesScalarBitForBit)
     std::printf("[ cuda hmm ] seed %llu\n", (unsigned long long)seed);
     std::mt19937_64 rng(seed);
     Data d;
-    make_data(rng, { 1, 2, 3, 17, 31, 32, 33, 64, 65, 200, 411, 1000, 1100, 2100 }, 70, &d);
+    make_data(rng, { 1, 2, 3, 17, 31, 32, 33, 63, 64, 65, 128, 129, 200, 411, 1000, 1024, 1025, 1100, 2100 }, 70, &d);
     check_entry(bk, d, seed, true);
 }
 
@@ -233,6 +243,14 @@ TEST(CudaHmmFilter, EntryRejectsBadTasks)
     EXPECT_EQ(e->run(bk.b, 0, gm.data(), 1, &gs, DPA_CUDA_HMM_MSV, &t, 1, &out, err, sizeof err), DPA_ERR_INVALID_ARG);
     EXPECT_EQ(e->run(bk.b, 0, gm.data(), 1, &gs, 3, &t, 1, &out, err, sizeof err), DPA_ERR_INVALID_ARG);
     EXPECT_EQ(e->run(bk.b, 7, gm.data(), 1, &gs, 0, &t, 1, &out, err, sizeof err), DPA_ERR_INVALID_ARG);
+    // a code map with an entry past the 29 codes is refused before any work
+    uint8_t map[256];
+    dpa_hmm_code_map(map);
+    map[200] = 29;
+    t = { 0, 0, 0 };
+    EXPECT_EQ(e->run_mapped(bk.b, 0, gm.data(), 1, &gs, map, DPA_CUDA_HMM_SSV, &t, 1, &out, err, sizeof err),
+              DPA_ERR_INVALID_ARG);
+    EXPECT_NE(std::strstr(err, "code_of[200] = 29"), nullptr) << err;
     // a DD word above 0 is refused for the Viterbi filter (the scan's precondition)
     std::vector<int16_t> tw(d.prof->prof[0].tw, d.prof->prof[0].tw + (size_t)(d.prof->prof[0].M + 1) * 8);
     tw[2 * 8 + 7] = 5;

@@ -36,6 +36,12 @@ static double now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+static void log_stderr(void *user, dpa_log_level level, const char *message)
+{
+    (void)user, (void)level;
+    fprintf(stderr, "[%.3f] %s\n", now(), message);
+}
+
 typedef struct seqs { char *res; int64_t *off; int32_t *len; int32_t n, cap; size_t used, rcap; } seqs;
 
 static int read_fasta(const char *path, seqs *s) {
@@ -166,7 +172,12 @@ static int run_synthetic(int argc, char **argv) {
     printf("synthetic: M %d, %d sequences of %d = %lld residues, %.3g cells per pass\n", M, n, seqlen,
            (long long)n * seqlen, (double)n * seqlen * M);
     dpa_context *ctx = NULL;
-    if (dpa_context_create(NULL, &ctx) != DPA_OK) {
+    /* DPACCEL_TIMING=1: the engine's phase times on stderr */
+    dpa_options o;
+    dpa_options_init(&o);
+    const char *tv = getenv("DPACCEL_TIMING"), *cv = getenv("DPACCEL_CUDA_TIMING");
+    if ((tv && *tv && *tv != '0') || (cv && *cv && *cv != '0')) o.log_fn = log_stderr;
+    if (dpa_context_create(&o, &ctx) != DPA_OK) {
         fprintf(stderr, "%s\n", dpa_last_error());
         return 1;
     }

@@ -95,8 +95,23 @@ dpa_status e_hmm(dpa_cuda_backend *, int32_t device, const dpa_cuda_hmm_model *m
     return DPA_OK;
 }
 
+dpa_status e_hmm_mapped(dpa_cuda_backend *b, int32_t device, const dpa_cuda_hmm_model *models, int32_t num_models,
+                        const dpa_cuda_hmm_seqs *seqs, const uint8_t *code_of, int32_t kind,
+                        const dpa_cuda_hmm_task *tasks, int64_t n, int32_t *out, char *err, size_t err_len)
+{
+    // digitise the sequences the tasks name, as the device does through code_of
+    std::vector<uint8_t> dsq;
+    std::vector<int64_t> off(seqs->count, 0);
+    for (int32_t s = 0; s < seqs->count; s++) {
+        off[s] = (int64_t)dsq.size();
+        for (int32_t i = 0; i < seqs->lengths[s]; i++) dsq.push_back(code_of[seqs->dsq[seqs->offsets[s] + i]]);
+    }
+    const dpa_cuda_hmm_seqs coded = { dsq.data(), off.data(), seqs->lengths, seqs->count };
+    return e_hmm(b, device, models, num_models, &coded, kind, tasks, n, out, err, err_len);
+}
+
 const dpa_cuda_hmm_filter_entry hmm_entry = { { DPA_CUDA_WORKLOAD_HMM_FILTER, sizeof(dpa_cuda_hmm_filter_entry) },
-                                              e_hmm };
+                                              e_hmm, e_hmm_mapped };
 const dpa_cuda_entry_header *e_entry(uint32_t id)
 {
     return id == DPA_CUDA_WORKLOAD_HMM_FILTER ? &hmm_entry.header : nullptr;

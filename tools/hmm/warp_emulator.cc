@@ -189,6 +189,42 @@ int emu_vit(const dpa_hmm_profile &p, const uint8_t *dsq, int L, int xw_move) {
 // hf_ssv_reg: the row in registers v[j][lane] (node 32 j + lane + 1), blocks from J-1 down
 // to 0, one rotating shuffle a block (lane 31 offers block j-1, every other lane block j; lane
 // z reads lane (z + 31) mod 32), values not capped at 127, the overflow vote every 8 rows.
+// The packed SSV (hf_ssv_dpx): node index x = k - 1 striped over Q = ceil(M / 64) words of
+// 64 int16 positions (lane z holds positions 2z, 2z + 1), x = position * Q + word. Halves
+// wrap like the hardware's 16-bit adds; padding nodes score -16384.
+int16_t wrap16(int x) { return (int16_t)(uint16_t)(x & 0xffff); }
+int emu_ssv_dpx(const dpa_hmm_profile &p, const uint8_t *dsq, int L) {
+    const int M = p.M, S = M + 1, bias = p.bias_b, Q = (M + 63) / 64;
+    std::vector<std::array<int16_t, 64>> v(Q);
+    for (auto &b : v) b.fill(0);
+    int16_t mx[64] = {0};
+    for (int i = 1; i <= L; i++) {
+        const uint8_t *rs = p.rb + (size_t)dsq[i - 1] * S;
+        auto sc = [&](int q, int pos) {
+            const int x = pos * Q + q;
+            return x < M ? bias - (int)rs[x + 1] : -16384;
+        };
+        std::array<int16_t, 64> sh;
+        sh[0] = 0;
+        for (int pos = 1; pos < 64; pos++) sh[pos] = v[Q - 1][pos - 1];
+        for (int q = Q - 1; q >= 0; q--) {
+            const std::array<int16_t, 64> &src = q > 0 ? v[q - 1] : sh;
+            std::array<int16_t, 64> nv;
+            for (int pos = 0; pos < 64; pos++) nv[pos] = std::max<int16_t>(wrap16(src[pos] + sc(q, pos)), 0);
+            v[q] = nv;
+            for (int pos = 0; pos < 64; pos++) mx[pos] = std::max(mx[pos], v[q][pos]);
+        }
+        if ((i & 7) == 0) {
+            bool any = false;
+            for (int pos = 0; pos < 64; pos++) any |= mx[pos] >= 127;
+            if (any) break;
+        }
+    }
+    int m = 0;
+    for (int pos = 0; pos < 64; pos++) m = std::max(m, (int)mx[pos]);
+    return m >= 127 ? 255 : 128 + m;
+}
+
 int emu_ssv_reg(const dpa_hmm_profile &p, const uint8_t *dsq, int L) {
     const int M = p.M, S = M + 1, bias = p.bias_b, J = (M + 31) / 32;
     std::vector<std::array<int, 32>> v(J);
@@ -282,6 +318,10 @@ int main(int argc, char **argv) {
                 const int xer = emu_ssv_reg(p, dsq.data(), L);
                 if (xer != xe_ref) {
                     if (bad++ < 10) std::printf("SSV(reg) M=%d L=%d: emu %d ref %d\n", p.M, L, xer, xe_ref);
+                }
+                const int xed = emu_ssv_dpx(p, dsq.data(), L);
+                if (xed != xe_ref) {
+                    if (bad++ < 10) std::printf("SSV(dpx) M=%d L=%d: emu %d ref %d\n", p.M, L, xed, xe_ref);
                 }
                 const float msv_ref = dpa_hmm_msv_full_ref(&p, &lp, dsq.data(), work.data());
                 const int xj = emu_msv(p, dsq.data(), L, lp.tjb_b);

@@ -18,6 +18,7 @@
  * full MSV (when SSV cannot decide) and the bias filter scalar, as they are rare or O(L).
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,8 @@
 #include "engine/cost_model.h"
 #include "engine/scheduler.h"
 #include "engine/sort.h"
+#include "engine/threadpool.h"
+#include "engine/timing.h"
 
 typedef struct hmm_job {
     const dpa_hmm_profiles *profiles;
@@ -37,8 +40,8 @@ typedef struct hmm_job {
     dpa_hmm_filter_opts opts;
     dpa_hmm_kernels kern;
     dpa_isa isa;
-    uint8_t *dsq;        /* digitised residues, same offsets as batch->residues' packing below */
-    int64_t *dsq_off;
+    uint8_t code_of[256]; /* residue byte -> code (dpa_hmm_code_map): the GPU digitises */
+    int32_t max_L;       /* the batch's longest sequence: the digitising scratch */
     int32_t nseq;
     int32_t max_M;
     dpa_hmm_filter_result *results;
@@ -47,6 +50,7 @@ typedef struct hmm_job {
     dpa_hmm_len_params *lp_by_len; /* [L] for every L of the batch (the GPU path's per-pair host cost) */
     dpa_sort_item *keys;
     int32_t *order;      /* the scheduler's task order: pair = model * nseq + seq */
+    const dpa_context *ctx; /* for DPACCEL_TIMING's lines (cfg.timing) */
 } hmm_job;
 
 static dpa_status hmm_sort(void *arg, int64_t n) {
@@ -61,10 +65,22 @@ static int64_t hmm_cost(const void *arg, int64_t i) {
 
 static void put_result(dpa_hmm_filter_result *r, const dpa_hmm_filter_out *o);
 
+/* The batch's residues were checked before any work: digitising cannot fail here. */
+static const uint8_t *digitise(const hmm_job *j, int32_t si, uint8_t *dst) {
+    int64_t bad = 0;
+    (void)dpa_hmm_digitize(j->batch->residues + j->batch->offsets[si], j->batch->lengths[si], dst, &bad);
+    return dst;
+}
+
 static dpa_status hmm_cpu(void *arg, int64_t first, int64_t count, int64_t *cells) {
     hmm_job *j = arg;
     void *work = malloc(dpa_hmm_work_bytes(j->max_M));
-    if (!work) return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: scratch for M = %d", j->max_M);
+    uint8_t *dsq = malloc((size_t)j->max_L + 1);
+    if (!work || !dsq) {
+        free(work);
+        free(dsq);
+        return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: scratch for M = %d, L = %d", j->max_M, j->max_L);
+    }
     for (int64_t t = first; t < first + count; t++) {
         const int32_t pair = j->order[t];
         const int32_t mi = pair / j->nseq, si = pair % j->nseq;
@@ -74,11 +90,12 @@ static dpa_status hmm_cpu(void *arg, int64_t first, int64_t count, int64_t *cell
         if (L == 0) continue;
         const dpa_hmm_profile *p = &j->profiles->prof[mi];
         dpa_hmm_filter_out o;
-        dpa_hmm_filter_one(p, j->dsq + j->dsq_off[si], L, &j->opts, work, &j->kern, &o);
+        dpa_hmm_filter_one(p, digitise(j, si, dsq), L, &j->opts, work, &j->kern, &o);
         put_result(r, &o);
         *cells += (int64_t)p->M * L;
     }
     free(work);
+    free(dsq);
     return DPA_OK;
 }
 
@@ -103,6 +120,36 @@ typedef struct hmm_gpu_pair {
     int32_t pair, need;
 } hmm_gpu_pair;
 
+/* The decisions after MSV (P-values, and the bias filter where it runs, O(L) a survivor: at
+ * hmmsearch's thresholds most of a unit's host time) in blocks on the context's threads. */
+#define AFTER_BLOCK 256
+typedef struct after_job {
+    const hmm_job *j;
+    hmm_gpu_pair *g;
+    int64_t ng;
+    atomic_int oom;
+} after_job;
+
+static void after_block(void *arg, int64_t k) {
+    after_job *a = arg;
+    const hmm_job *j = a->j;
+    uint8_t *dsq = NULL; /* the bias filter's sequence, for the pairs that need it */
+    const int64_t end = (k + 1) * AFTER_BLOCK < a->ng ? (k + 1) * AFTER_BLOCK : a->ng;
+    for (int64_t i = k * AFTER_BLOCK; i < end; i++) {
+        hmm_gpu_pair *q = &a->g[i];
+        const dpa_hmm_profile *p = &j->profiles->prof[q->pair / j->nseq];
+        q->need = dpa_hmm_filter_after_msv(p, &q->lp, NULL, &j->opts, q->usc, &q->o, &q->filtersc);
+        if (q->need != DPA_HMM_NEEDS_DSQ) continue;
+        if (!dsq && !(dsq = malloc((size_t)j->max_L + 1))) {
+            atomic_store(&a->oom, 1);
+            return;
+        }
+        q->need = dpa_hmm_filter_after_msv(p, &q->lp, digitise(j, q->pair % j->nseq, dsq), &j->opts, q->usc, &q->o,
+                                           &q->filtersc);
+    }
+    free(dsq);
+}
+
 /* Runs kind over the pairs list[0..n) of g (tasks / ints are the caller's scratch of the
  * unit's size); the integers land in ints[0..n). */
 static dpa_status hmm_gpu_stage(const hmm_job *j, const dpa_cuda_hmm_filter_entry *e, dpa_cuda_backend *backend,
@@ -115,7 +162,8 @@ static dpa_status hmm_gpu_stage(const hmm_job *j, const dpa_cuda_hmm_filter_entr
         tasks[i].seq = q->pair % j->nseq;
         tasks[i].len_param = kind == DPA_CUDA_HMM_MSV ? q->lp.tjb_b : kind == DPA_CUDA_HMM_VIT ? q->lp.xw_move : 0;
     }
-    return e->run(backend, device, j->gmodels, j->profiles->count, &j->gseqs, kind, tasks, n, ints, err, err_len);
+    return e->run_mapped(backend, device, j->gmodels, j->profiles->count, &j->gseqs, j->code_of, kind, tasks, n, ints,
+                         err, err_len);
 }
 
 static dpa_status hmm_gpu(void *arg, const void *entry, dpa_cuda_backend *backend, int32_t device, int64_t first,
@@ -133,7 +181,10 @@ static dpa_status hmm_gpu(void *arg, const void *entry, dpa_cuda_backend *backen
         st = DPA_ERR_OUT_OF_MEMORY;
         goto done;
     }
-    int64_t ng = 0, nssv = 0, nmsv = 0, ncells = 0;
+    int64_t ng = 0, nssv = 0, nmsv = 0, ncells = 0, nmsv_gpu = 0;
+    const int timing = j->ctx && j->ctx->cfg.timing;
+    double tm[7] = { 0 };
+    if (timing) tm[0] = dpa_ms_now();
     for (int64_t t = first; t < first + count; t++) {
         const int32_t pair = j->order[t];
         const int32_t mi = pair / j->nseq, si = pair % j->nseq;
@@ -153,29 +204,39 @@ static dpa_status hmm_gpu(void *arg, const void *entry, dpa_cuda_backend *backen
         ng++;
     }
     /* SSV: decides, or leaves the pair to the full MSV (as p7_MSVFilter does) */
+    if (timing) tm[1] = dpa_ms_now();
     if ((st = hmm_gpu_stage(j, e, backend, device, DPA_CUDA_HMM_SSV, g, ssv, nssv, tasks, ints, err, err_len)))
         goto done;
+    if (timing) tm[2] = dpa_ms_now();
     for (int64_t i = 0; i < nssv; i++) {
         hmm_gpu_pair *q = &g[ssv[i]];
         if (dpa_hmm_ssv_decide(&j->profiles->prof[q->pair / j->nseq], &q->lp, ints[i], &q->usc)) msv[nmsv++] = ssv[i];
     }
+    nmsv_gpu = nmsv;
+    if (timing) tm[3] = dpa_ms_now();
     if ((st = hmm_gpu_stage(j, e, backend, device, DPA_CUDA_HMM_MSV, g, msv, nmsv, tasks, ints, err, err_len)))
         goto done;
+    if (timing) tm[4] = dpa_ms_now();
     for (int64_t i = 0; i < nmsv; i++) {
         hmm_gpu_pair *q = &g[msv[i]];
         q->usc = ints[i] < 0 ? INFINITY : dpa_hmm_msv_score(&j->profiles->prof[q->pair / j->nseq], &q->lp, ints[i]);
     }
-    /* bias filter and decisions on this thread; the Viterbi filter's pairs reuse ssv[] */
-    int64_t nvit = 0;
-    for (int64_t i = 0; i < ng; i++) {
-        hmm_gpu_pair *q = &g[i];
-        const int32_t si = q->pair % j->nseq;
-        q->need = dpa_hmm_filter_after_msv(&j->profiles->prof[q->pair / j->nseq], &q->lp, j->dsq + j->dsq_off[si],
-                                           &j->opts, q->usc, &q->o, &q->filtersc);
-        if (q->need != DPA_HMM_VIT_NONE) ssv[nvit++] = i;
+    /* bias filter and decisions; the Viterbi filter's pairs reuse ssv[] */
+    after_job aj = { j, g, ng, 0 };
+    atomic_init(&aj.oom, 0);
+    dpa_pool_run(j->ctx->pool, (ng + AFTER_BLOCK - 1) / AFTER_BLOCK, after_block, &aj);
+    if (atomic_load(&aj.oom)) {
+        snprintf(err, err_len, "hmm-filter: host memory for the bias filter (L = %d)", j->max_L);
+        st = DPA_ERR_OUT_OF_MEMORY;
+        goto done;
     }
+    int64_t nvit = 0;
+    for (int64_t i = 0; i < ng; i++)
+        if (g[i].need != DPA_HMM_VIT_NONE) ssv[nvit++] = i;
+    if (timing) tm[5] = dpa_ms_now();
     if ((st = hmm_gpu_stage(j, e, backend, device, DPA_CUDA_HMM_VIT, g, ssv, nvit, tasks, ints, err, err_len)))
         goto done;
+    if (timing) tm[6] = dpa_ms_now();
     for (int64_t i = 0; i < nvit; i++) {
         hmm_gpu_pair *q = &g[ssv[i]];
         const dpa_hmm_profile *p = &j->profiles->prof[q->pair / j->nseq];
@@ -184,6 +245,12 @@ static dpa_status hmm_gpu(void *arg, const void *entry, dpa_cuda_backend *backen
     }
     for (int64_t i = 0; i < ng; i++) put_result(&j->results[g[i].pair], &g[i].o);
     *cells += ncells;
+    if (timing)
+        dpa_log(j->ctx, DPA_LOG_DEBUG,
+                "hmm-filter: gpu %d unit of %lld pairs: list %.2f, SSV %.2f (%lld), decide %.2f, MSV %.2f (%lld), "
+                "bias+P %.2f, Viterbi %.2f (%lld), rest %.2f ms", device, (long long)ng, tm[1] - tm[0],
+                tm[2] - tm[1], (long long)nssv, tm[3] - tm[2], tm[4] - tm[3], (long long)nmsv_gpu, tm[5] - tm[4],
+                tm[6] - tm[5], (long long)nvit, dpa_ms_now() - tm[6]);
 done:
     free(g);
     free(ssv);
@@ -241,10 +308,13 @@ static void select_ssv(unsigned allowed, hmm_job *j) {
     (void)allowed;
 }
 
-/* The residues' check and digitising on the context's threads: blocks of whole sequences of
- * about DIG_BLOCK residues; each block notes its first bad residue, and the lowest block's
- * is reported, so the message names the same sequence as the serial check would. At 200 M
- * residues the one serial pass was about a third of a GPU call. */
+/* The residues' check on the context's threads: blocks of whole sequences of about
+ * DIG_BLOCK residues; each block notes its first bad residue, and the lowest block's is
+ * reported, so the message names the same sequence as the serial check would. At 200 M
+ * residues the one serial pass was about a third of a GPU call. Nothing is written: the
+ * kernels digitise each sequence where they read it (the CPU per pair into its scratch,
+ * the GPU through the code map), since a digitised copy of a 300 M-residue batch cost more
+ * in fresh pages than the check itself (docs/lab/2026-11-29-session18.md). */
 #define DIG_BLOCK ((int64_t)1 << 20)
 typedef struct dig_bad {
     int32_t seq; /* the block's first bad sequence, or -1 */
@@ -252,8 +322,6 @@ typedef struct dig_bad {
 } dig_bad;
 typedef struct dig_job {
     const dpa_hmm_seq_batch *b;
-    uint8_t *dsq;
-    const int64_t *dsq_off;
     const int32_t *first; /* block k: sequences [first[k], first[k + 1]) */
     dig_bad *bad;
 } dig_job;
@@ -265,7 +333,7 @@ static void dig_block(void *arg, int64_t k) {
         const int32_t L = d->b->lengths[i];
         if (L == 0) continue;
         int64_t j = 0;
-        if (dpa_hmm_digitize(d->b->residues + d->b->offsets[i], L, d->dsq + d->dsq_off[i], &j) != DPA_OK) {
+        if (dpa_hmm_digitize(d->b->residues + d->b->offsets[i], L, NULL, &j) != DPA_OK) {
             d->bad[k].seq = i;
             d->bad[k].pos = j;
             return;
@@ -273,16 +341,13 @@ static void dig_block(void *arg, int64_t k) {
     }
 }
 
-static dpa_status check_and_digitize(dpa_context *ctx, const dpa_hmm_seq_batch *b, uint8_t *dsq,
-                                     int64_t *dsq_off) {
+static dpa_status check_residues(dpa_context *ctx, const dpa_hmm_seq_batch *b) {
     /* at most one block per sequence */
     int32_t *first = malloc(sizeof *first * ((size_t)b->num_seqs + 1));
     if (!first) return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %d sequences", b->num_seqs);
-    int64_t pos = 0, in_block = 0, nblocks = 0;
+    int64_t in_block = 0, nblocks = 0;
     first[0] = 0;
     for (int32_t i = 0; i < b->num_seqs; i++) {
-        dsq_off[i] = pos;
-        pos += b->lengths[i];
         in_block += b->lengths[i];
         if (in_block >= DIG_BLOCK || i == b->num_seqs - 1) {
             first[++nblocks] = i + 1;
@@ -294,7 +359,7 @@ static dpa_status check_and_digitize(dpa_context *ctx, const dpa_hmm_seq_batch *
         free(first);
         return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %lld residue blocks", (long long)nblocks);
     }
-    dig_job d = { b, dsq, dsq_off, first, bad };
+    dig_job d = { b, first, bad };
     dpa_pool_run(ctx->pool, nblocks, dig_block, &d);
     dpa_status st = DPA_OK;
     for (int64_t k = 0; k < nblocks; k++)
@@ -332,20 +397,12 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
      * nothing else is written before every check has passed. */
     hmm_job job;
     memset(&job, 0, sizeof job);
+    job.ctx = ctx;
+    const double t_call = ctx->cfg.timing ? dpa_ms_now() : 0;
     dpa_status st = dpa_hmm_filter_validate_shape(batch, params);
     if (st) return st;
-    if (batch->num_seqs > 0) {
-        int64_t total = 0;
-        for (int32_t i = 0; i < batch->num_seqs; i++) total += batch->lengths[i];
-        job.dsq = malloc((size_t)(total > 0 ? total : 1));
-        job.dsq_off = malloc(sizeof *job.dsq_off * (size_t)batch->num_seqs);
-        if (!job.dsq || !job.dsq_off) {
-            free(job.dsq);
-            free(job.dsq_off);
-            return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %lld residues", (long long)total);
-        }
-        if ((st = check_and_digitize(ctx, batch, job.dsq, job.dsq_off))) goto cleanup;
-    }
+    if (batch->num_seqs > 0 && (st = check_residues(ctx, batch))) goto cleanup;
+    const double t_dig = ctx->cfg.timing ? dpa_ms_now() : 0;
     const int64_t n = (int64_t)profiles->count * batch->num_seqs;
     if (n > INT32_MAX) {
         st = dpa_fail(DPA_ERR_LIMIT, "hmm-filter: %d models x %d sequences = %lld pairs exceeds %d per call",
@@ -395,6 +452,7 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
         int32_t maxL = 0;
         for (int32_t i = 0; i < batch->num_seqs; i++)
             if (batch->lengths[i] > maxL) maxL = batch->lengths[i];
+        job.max_L = maxL;
         job.lp_by_len = calloc((size_t)maxL + 1, sizeof *job.lp_by_len);
         if (!job.lp_by_len) {
             st = dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %d lengths", maxL);
@@ -405,8 +463,9 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
             if (L > 0 && job.lp_by_len[L].L != L) dpa_hmm_len_params_init(L, &job.lp_by_len[L]);
         }
     }
-    job.gseqs.dsq = job.dsq;
-    job.gseqs.offsets = job.dsq_off;
+    dpa_hmm_code_map(job.code_of);
+    job.gseqs.dsq = batch->residues;
+    job.gseqs.offsets = batch->offsets;
     job.gseqs.lengths = batch->lengths;
     job.gseqs.count = batch->num_seqs;
     for (int32_t i = 0; i < profiles->count; i++) {
@@ -431,6 +490,9 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
         job.keys[pair].index = pair;
         call.total_cost += c;
     }
+    if (ctx->cfg.timing)
+        dpa_log(ctx, DPA_LOG_DEBUG, "hmm-filter: checks and digitising %.2f ms, task list %.2f ms", t_dig - t_call,
+                dpa_ms_now() - t_dig);
     if ((st = dpa_sched_run(ctx, &hmm_filter_workload, &job, &call, &res)) != DPA_OK) {
         memset(results, 0, sizeof *results * (size_t)n); /* a kernel's failure (memory): no partial output */
         goto cleanup;
@@ -446,8 +508,6 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
         stats->gpu_pairs = res.gpu_tasks;
     }
 cleanup:
-    free(job.dsq);
-    free(job.dsq_off);
     free(job.keys);
     free(job.order);
     free(job.gmodels);

@@ -94,6 +94,9 @@ void dpa_hmm_filter_one(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L,
  * fields and flags of out, and says whether the Viterbi filter must run; after_vit adds its
  * score vfsc (nats). filtersc carries the null score from one to the other. */
 enum { DPA_HMM_VIT_NONE = 0, DPA_HMM_VIT_SCORE_ONLY = 1, DPA_HMM_VIT_DECIDES = 2 };
+/* after_msv's answer when dsq is NULL and the bias filter must read the sequence: nothing
+ * was written; call again with the digitised sequence (the GPU path digitises only these). */
+enum { DPA_HMM_NEEDS_DSQ = -1 };
 int dpa_hmm_filter_after_msv(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq,
                              const dpa_hmm_filter_opts *o, float usc, dpa_hmm_filter_out *out, float *filtersc);
 void dpa_hmm_filter_after_vit(const dpa_hmm_profile *p, int need, float vfsc, float filtersc,

@@ -261,9 +261,12 @@ const dpa_hmm_kernels dpa_hmm_kernels_ref = { dpa_hmm_ssv_xe_ref, dpa_hmm_vit_re
 
 int dpa_hmm_filter_after_msv(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq,
                              const dpa_hmm_filter_opts *o, float usc, dpa_hmm_filter_out *out, float *filtersc_out) {
+    const float msv_bits = to_bits(usc, lp->nullsc);
+    const double msv_P = dpa_hmm_gumbel_surv(msv_bits, p->msv_mu, p->msv_lambda);
+    if (!dsq && o->do_bias && (msv_P <= o->F1 || o->all_scores)) return DPA_HMM_NEEDS_DSQ;
     memset(out, 0, sizeof *out);
-    out->msv_bits = to_bits(usc, lp->nullsc);
-    out->msv_P = dpa_hmm_gumbel_surv(out->msv_bits, p->msv_mu, p->msv_lambda);
+    out->msv_bits = msv_bits;
+    out->msv_P = msv_P;
     out->has = DPA_HMM_HAS_MSV;
     out->pass_msv = out->msv_P <= o->F1;
     int go = out->pass_msv;

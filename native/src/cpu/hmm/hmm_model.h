@@ -45,6 +45,9 @@ int dpa_hmm_residue_code(unsigned char c);
 /* dsq[k] = dpa_hmm_residue_code(s[k]) for k < n (dsq may be NULL: check only); at the first
  * byte that is not a residue, *bad = its index and DPA_ERR_INVALID_ARG (no message set). */
 dpa_status dpa_hmm_digitize(const uint8_t *s, int64_t n, uint8_t *dsq, int64_t *bad);
+/* map[c] = dpa_hmm_residue_code(c) for every byte c that is a residue, 0 for the others:
+ * the table the CUDA filters digitise with on the device (callers check the bytes first). */
+void dpa_hmm_code_map(uint8_t map[256]);
 /* dpa_hmm_filter_validate in two parts (hmm_validate.c), so that the batch call can check
  * and digitise the residues on its threads: every check but the residue bytes, and the
  * message for residue pos of sequence seq. */

@@ -380,6 +380,10 @@ int dpa_hmm_residue_code(unsigned char c) {
     return (int)residue_code1[c] - 1;
 }
 
+void dpa_hmm_code_map(uint8_t map[256]) {
+    for (int c = 0; c < 256; c++) map[c] = residue_code1[c] ? (uint8_t)(residue_code1[c] - 1) : 0;
+}
+
 dpa_status dpa_hmm_digitize(const uint8_t *s, int64_t n, uint8_t *dsq, int64_t *bad) {
     uint8_t all = 1;
     if (dsq) {
