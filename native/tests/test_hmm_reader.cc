@@ -120,4 +120,23 @@ TEST(HmmReader, ResidueCodeTableMatchesEaselOrderForEveryByte) {
     EXPECT_EQ(bad, 3) << "the first offender";
 }
 
+// The check-only path of dpa_hmm_digitize (arithmetic, not the table) and the GPU's code map
+// agree with the table for every byte, alone and inside a long run (the vectorised loop).
+TEST(HmmReader, CheckOnlyAndCodeMapMatchTheTableForEveryByte) {
+    uint8_t map[256];
+    dpa_hmm_code_map(map);
+    for (int b = 0; b < 256; b++) {
+        const int code = dpa_hmm_residue_code((unsigned char)b);
+        EXPECT_EQ(map[b], code >= 0 ? code : 0) << "byte " << b;
+        for (int pos : { 0, 1, 31, 64, 199 }) {
+            std::vector<uint8_t> seq(200, 'W');
+            seq[pos] = (uint8_t)b;
+            int64_t bad = -1;
+            const dpa_status st = dpa_hmm_digitize(seq.data(), (int64_t)seq.size(), nullptr, &bad);
+            EXPECT_EQ(st, code >= 0 ? DPA_OK : DPA_ERR_INVALID_ARG) << "byte " << b << " at " << pos;
+            if (code < 0) EXPECT_EQ(bad, pos) << "byte " << b;
+        }
+    }
+}
+
 }  // namespace

@@ -491,7 +491,7 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
         call.total_cost += c;
     }
     if (ctx->cfg.timing)
-        dpa_log(ctx, DPA_LOG_DEBUG, "hmm-filter: checks and digitising %.2f ms, task list %.2f ms", t_dig - t_call,
+        dpa_log(ctx, DPA_LOG_DEBUG, "hmm-filter: argument and residue checks %.2f ms, task list %.2f ms", t_dig - t_call,
                 dpa_ms_now() - t_dig);
     if ((st = dpa_sched_run(ctx, &hmm_filter_workload, &job, &call, &res)) != DPA_OK) {
         memset(results, 0, sizeof *results * (size_t)n); /* a kernel's failure (memory): no partial output */

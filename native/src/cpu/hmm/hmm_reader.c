@@ -393,9 +393,12 @@ dpa_status dpa_hmm_digitize(const uint8_t *s, int64_t n, uint8_t *dsq, int64_t *
             dsq[k] = (uint8_t)(c1 - 1);
         }
     } else {
+        /* the accepted bytes are exactly the 26 letters of either case, '*' and '~' (the
+         * table above; test_hmm_reader checks all 256 bytes): arithmetic the compiler
+         * vectorises, where the table lookup ran at ~11 GB/s on 16 threads */
         for (int64_t k = 0; k < n; k++) {
-            const uint8_t c1 = residue_code1[s[k]];
-            all = c1 < all ? c1 : all;
+            const uint8_t c = s[k];
+            all &= (uint8_t)((uint8_t)((c | 0x20) - 'a') < 26) | (uint8_t)(c == '*') | (uint8_t)(c == '~');
         }
     }
     if (all) return DPA_OK;
