@@ -14,8 +14,9 @@
  * papara_alignment, byte for byte), with --scores
  * DIR/scores.tsv (read x split matrix), with --profiles DIR/profiles.tsv (#edge split
  * states cgap). --score-model paper2012 scores with the 2012 paper's min-plus model (lowest
- * best; '-' for ref_start and cigar, no alignment.phy, as `dpaccel papara`). Each file is written under a temporary name and renamed when complete, so
- * a failed run leaves no file that looks finished. --time prints the scoring seconds and
+ * best; '-' for ref_start and cigar, no alignment.phy, as `dpaccel papara`). Every file is
+ * written under a temporary name; all are renamed only once every one is complete, so a
+ * failed run leaves no output file (as the Java CLI). --time prints the scoring seconds and
  * G cells/s (cells = edges x sites x read bases), the tasks the GPUs ran and the CPU kernel
  * to stderr. Exit 0 ok, 2 bad input or
  * usage, 1 other failure.
@@ -51,30 +52,52 @@ static int status_exit(dpa_status st)
     return st == DPA_ERR_INVALID_ARG || st == DPA_ERR_LIMIT || st == DPA_ERR_NULL_ARG ? 2 : 1;
 }
 
-/* Opens DIR/NAME.partial; commit() renames it to DIR/NAME. */
+/* Opens DIR/NAME.partial; out_close() closes it, out_commit_all() renames every closed one to
+ * DIR/NAME, out_abandon() removes them all. */
 typedef struct outfile {
     char final[4096], tmp[4200];
     FILE *f;
+    int created; /* tmp is ours to remove */
 } outfile;
+#define OUT_MAX 4
 
 static int out_open(outfile *o, const char *dir, const char *name)
 {
     snprintf(o->final, sizeof o->final, "%s/%s", dir, name);
     snprintf(o->tmp, sizeof o->tmp, "%s.partial", o->final);
     o->f = fopen(o->tmp, "w");
+    o->created = o->f != NULL;
     if (!o->f) fprintf(stderr, "dpaccel_papara: cannot write %s\n", o->tmp);
     return o->f ? 0 : -1;
 }
 
-static int out_commit(outfile *o)
+static int out_close(outfile *o)
 {
     const int bad = ferror(o->f) | fclose(o->f);
     o->f = NULL;
-    if (bad || rename(o->tmp, o->final)) {
-        fprintf(stderr, "dpaccel_papara: cannot finish %s\n", o->final);
-        remove(o->tmp);
-        return -1;
+    if (bad) fprintf(stderr, "dpaccel_papara: cannot finish %s\n", o->tmp);
+    return bad ? -1 : 0;
+}
+
+/* files[0..n): the partial files of this run, the last possibly still open */
+static int out_abandon(outfile *files, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (files[i].f) fclose(files[i].f);
+        files[i].f = NULL;
+        if (files[i].created) remove(files[i].tmp);
     }
+    return 1;
+}
+
+static int out_commit_all(outfile *files, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (rename(files[i].tmp, files[i].final)) {
+            fprintf(stderr, "dpaccel_papara: cannot rename %s to %s\n", files[i].tmp, files[i].final);
+            for (int k = 0; k < i; k++) remove(files[k].final);
+            return out_abandon(files + i, n - i);
+        }
     return 0;
 }
 
@@ -222,35 +245,40 @@ int main(int argc, char **argv)
         if (tsc[r] != best[r]) return die(1, "internal: traceback score differs from the kernel's");
         ops[r] = opbuf + opoff[r];
     }
-    outfile f;
-    if (out_open(&f, out_dir, "best.tsv")) return 1;
-    fprintf(f.f, "#read\tread_len\tbest_score\tbest_split\tn_tied\tref_start\tcigar\n");
+    outfile files[OUT_MAX + 1]; /* one spare: OUT_FAIL names the next slot */
+    int nf = 0;
+    memset(files, 0, sizeof files);
+    /* a failure past this point removes every partial file of the run */
+#define OUT_FAIL(expr) do { int rc_ = (expr); out_abandon(files, nf + 1); return rc_; } while (0)
+#define OUT_OPEN(name) do { if (out_open(&files[nf], out_dir, name)) OUT_FAIL(1); } while (0)
+#define OUT_CLOSE() do { if (out_close(&files[nf])) OUT_FAIL(1); nf++; } while (0)
+    outfile *f = &files[nf];
+    OUT_OPEN("best.tsv");
+    fprintf(f->f, "#read\tread_len\tbest_score\tbest_split\tn_tied\tref_start\tcigar\n");
     for (int32_t r = 0; r < R; r++) {
         const int32_t e = idx[r];
         if (!split[e] && !(split[e] = dpa_papara_split_name(&tree, sorted, ntips, edges[2 * e])))
-            return die(1, "out of memory");
+            OUT_FAIL(die(1, "out of memory"));
         if (m12) {
-            fprintf(f.f, "%s\t%d\t%d\t%s\t%d\t-\t-\n", reads.names.buf + reads.names.offset[r],
+            fprintf(f->f, "%s\t%d\t%d\t%s\t%d\t-\t-\n", reads.names.buf + reads.names.offset[r],
                     reads.lengths[r], best[r], split[e], ties[r]);
             continue;
         }
         int64_t start;
         char *cigar = dpa_papara_cigar(ops[r], nops[r], &start);
-        if (!cigar) return die(1, "out of memory");
-        fprintf(f.f, "%s\t%d\t%d\t%s\t%d\t%lld\t%s\n", reads.names.buf + reads.names.offset[r],
+        if (!cigar) OUT_FAIL(die(1, "out of memory"));
+        fprintf(f->f, "%s\t%d\t%d\t%s\t%d\t%lld\t%s\n", reads.names.buf + reads.names.offset[r],
                 reads.lengths[r], best[r], split[e], ties[r], (long long)start, cigar);
         free(cigar);
     }
-    if (out_commit(&f)) return 1;
+    OUT_CLOSE();
     if (!m12) {
-        if (out_open(&f, out_dir, "alignment.phy")) return 1;
-        if ((st = dpa_papara_write_alignment(f.f, &tree, &aln, cols, S, &reads,
-                                             (const uint8_t *const *)ops, nops))) {
-            fclose(f.f);
-            remove(f.tmp);
-            return status_exit(st);
-        }
-        if (out_commit(&f)) return 1;
+        f = &files[nf];
+        OUT_OPEN("alignment.phy");
+        if ((st = dpa_papara_write_alignment(f->f, &tree, &aln, cols, S, &reads,
+                                             (const uint8_t *const *)ops, nops)))
+            OUT_FAIL(status_exit(st));
+        OUT_CLOSE();
     }
     free(opbuf);
     free(ops);
@@ -258,30 +286,36 @@ int main(int argc, char **argv)
     free(opoff);
     free(tsc);
     if (want_scores) {
-        if (out_open(&f, out_dir, "scores.tsv")) return 1;
-        fprintf(f.f, "read");
-        for (int32_t e = 0; e < E; e++) fprintf(f.f, "\t%s", split[e]);
-        fputc('\n', f.f);
+        f = &files[nf];
+        OUT_OPEN("scores.tsv");
+        fprintf(f->f, "read");
+        for (int32_t e = 0; e < E; e++) fprintf(f->f, "\t%s", split[e]);
+        fputc('\n', f->f);
         for (int32_t r = 0; r < R; r++) {
-            fputs(reads.names.buf + reads.names.offset[r], f.f);
-            for (int32_t e = 0; e < E; e++) fprintf(f.f, "\t%d", matrix[(size_t)r * E + e]);
-            fputc('\n', f.f);
+            fputs(reads.names.buf + reads.names.offset[r], f->f);
+            for (int32_t e = 0; e < E; e++) fprintf(f->f, "\t%d", matrix[(size_t)r * E + e]);
+            fputc('\n', f->f);
         }
-        if (out_commit(&f)) return 1;
+        OUT_CLOSE();
     }
     if (want_profiles) {
-        if (out_open(&f, out_dir, "profiles.tsv")) return 1;
-        fprintf(f.f, "#edge\tsplit\tstates\tcgap\n");
+        f = &files[nf];
+        OUT_OPEN("profiles.tsv");
+        fprintf(f->f, "#edge\tsplit\tstates\tcgap\n");
         for (int32_t e = 0; e < E; e++) {
-            fprintf(f.f, "%d\t%s\t", e, split[e]);
-            for (int64_t i = 0; i < S; i++) fputc(LETTERS[sites[(size_t)e * S + i] & 15], f.f);
-            fputc('\t', f.f);
+            fprintf(f->f, "%d\t%s\t", e, split[e]);
+            for (int64_t i = 0; i < S; i++) fputc(LETTERS[sites[(size_t)e * S + i] & 15], f->f);
+            fputc('\t', f->f);
             for (int64_t i = 0; i < S; i++)
-                fputc(sites[(size_t)e * S + i] & DPA_PAPARA_CGAP_BIT ? '1' : '0', f.f);
-            fputc('\n', f.f);
+                fputc(sites[(size_t)e * S + i] & DPA_PAPARA_CGAP_BIT ? '1' : '0', f->f);
+            fputc('\n', f->f);
         }
-        if (out_commit(&f)) return 1;
+        OUT_CLOSE();
     }
+    if (out_commit_all(files, nf)) return 1;
+#undef OUT_CLOSE
+#undef OUT_OPEN
+#undef OUT_FAIL
     for (int32_t e = 0; e < E; e++) free(split[e]);
     free(split);
     free(sorted);
