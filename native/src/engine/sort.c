@@ -27,6 +27,9 @@ void dpa_sort_desc(dpa_sort_item *items, dpa_sort_item *tmp, int64_t n)
     for (int shift = 0; shift < 64 && (maxk >> shift) > 0; shift += 11) {
         memset(count, 0, sizeof count);
         for (int64_t i = 0; i < n; i++) count[((maxk - src[i].key) >> shift) & 2047]++;
+        /* a digit every item shares orders nothing (a stable pass would copy the items as
+         * they are): one model's pairs against same-length sequences skip every pass */
+        if (count[((maxk - src[0].key) >> shift) & 2047] == (size_t)n) continue;
         size_t sum = 0;
         for (int d = 0; d < 2048; d++) {
             const size_t c = count[d];
