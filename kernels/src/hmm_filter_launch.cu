@@ -93,7 +93,9 @@ dpa_status dpa_cuda_hmm_filter_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, d
                                    const dpa_cuda_hmm_task *tasks, int64_t n, int32_t *out,
                                    dpa_cuda_err *err)
 {
-    (void)b;
+    const double t0 = b->timing ? dpa_cuda_now_s() : 0;
+    double t_pack = 0, t_dev = 0;
+    int64_t nchunks = 0;
     dpa_status status = hf_check(models, num_models, seqs, kind, tasks, n, err);
     if (status != DPA_OK) return status;
     if (code_of)
@@ -164,6 +166,8 @@ dpa_status dpa_cuda_hmm_filter_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, d
         const int64_t dbytes = gs_o + warps * gstride, hbytes = in_b + out_b;
         if ((status = dpa_cuda_slot_reserve(s, (size_t)dbytes, (size_t)hbytes, err)) != DPA_OK) goto cleanup;
         {
+            const double tp = b->timing ? dpa_cuda_now_s() : 0;
+            nchunks++;
             uint8_t *h = (uint8_t *)s->hbuf, *dv = (uint8_t *)s->dbuf;
             dpa_hf_model *hm = (dpa_hf_model *)(h + mod_o);
             dpa_hf_task *ht = (dpa_hf_task *)(h + task_o);
@@ -214,6 +218,8 @@ dpa_status dpa_cuda_hmm_filter_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, d
             }
             if (code_of) memcpy(h + map_o, code_of, 256);
             /* the stamps now read -2 - chunk: a later chunk (>= chunk + 1) repacks */
+            const double td = b->timing ? dpa_cuda_now_s() : 0;
+            if (b->timing) t_pack += td - tp;
             DPA_CUDA_TRY(err, cudaMemcpyAsync(dv, h, (size_t)in_b, cudaMemcpyHostToDevice, s->stream));
             DPA_CUDA_TRY(err, cudaMemsetAsync(dv + cnt_o, 0, 16, s->stream));
             DPA_CUDA_TRY(err, dpa_hf_launch(kind, (const dpa_hf_model *)(dv + mod_o), dv + tab_o, dv + seq_o,
@@ -224,6 +230,7 @@ dpa_status dpa_cuda_hmm_filter_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, d
             DPA_CUDA_TRY(err, cudaMemcpyAsync(h + out_o, dv + out_o, (size_t)cn * 4, cudaMemcpyDeviceToHost,
                                               s->stream));
             DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));
+            if (b->timing) t_dev += dpa_cuda_now_s() - td;
             const int32_t *r = (const int32_t *)(h + out_o);
             for (int32_t i = 0; i < cn; i++) {
                 if (r[i] == DPA_HF_BAD) {
@@ -237,5 +244,9 @@ dpa_status dpa_cuda_hmm_filter_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, d
         first = last;
     }
 cleanup:
+    if (b->timing && status == DPA_OK)
+        dpa_cuda_log(b, DPA_LOG_DEBUG, "dpaccel cuda timing: hmm-filter device %d kind %d, %lld tasks in %lld "
+                     "chunks: pack %.3f ms, copies and kernels %.3f ms, call %.3f ms", d->cuda_id, kind,
+                     (long long)n, (long long)nchunks, t_pack * 1e3, t_dev * 1e3, (dpa_cuda_now_s() - t0) * 1e3);
     return status;
 }
