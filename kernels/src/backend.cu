@@ -283,7 +283,7 @@ static dpa_status be_sw(dpa_cuda_backend *b, int32_t device, const dpa_sw_batch 
     return status;
 }
 
-extern "C" dpa_status dpa_cuda_pdhmm_run(dpa_cuda_dev *d, dpa_cuda_slot *s,
+extern "C" dpa_status dpa_cuda_pdhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
                                          const dpa_pdhmm_batch *batch, const int32_t *pairs,
                                          int64_t n, int32_t rows, double *out,
                                          dpa_cuda_err *err);
@@ -303,7 +303,7 @@ static dpa_status be_pdhmm(dpa_cuda_backend *b, int32_t device, const dpa_pdhmm_
     if ((status = take_device(b, device, "pdhmm", &d, err, err_len)) != DPA_OK) return status;
     if (n == 0) return DPA_OK;
     dpa_cuda_slot *s = dpa_cuda_slot_acquire(d, 1);
-    status = dpa_cuda_pdhmm_run(d, s, batch, pairs, n, rows, out, &ce);
+    status = dpa_cuda_pdhmm_run(b, d, s, batch, pairs, n, rows, out, &ce);
     leave_slot(d, s, status, &ce);
     return status;
 }

@@ -38,21 +38,23 @@ typedef struct pdhmm_job {
 /* Measured 2026-11-28 with `dpaccel bench pdhmm` (GATK-shaped regions, docs/BENCHMARKS.md "PDHMM
  * on the GPU"): AVX-512 0.52-0.65 G cells/s per thread (16 threads of an H200 host, 2 of the
  * development VM), 1.3-1.8 per thread on PdhmmSpeed's many-reads-per-haplotype regions; scalar
- * ~0.1. Priced at the middle of that range. */
+ * ~0.1; 0.37-0.40 per thread on pdhmm_bench's pairs (16 threads of an H200 host, 2026-11-29).
+ * Priced at the GATK-shaped figure, which is what HaplotypeCaller makes (the price mostly
+ * decides HYBRID's split, which a higher CPU price tipped below the GPU alone). */
 static double pdhmm_cpu_seconds(int64_t cells, int64_t pairs, int32_t threads, dpa_isa isa)
 {
-    const double per_thread = isa == DPA_ISA_AVX512 ? 1e9 : isa == DPA_ISA_AVX2 ? 0.5e9 : 0.12e9;
+    const double per_thread = isa == DPA_ISA_AVX512 ? 0.55e9 : isa == DPA_ISA_AVX2 ? 0.3e9 : 0.1e9;
     return ((double)cells + 500.0 * (double)pairs) / (per_thread * (threads > 0 ? threads : 1));
 }
 
-/* The first CUDA kernel (one thread per pair, rows in global memory): 2.6 G cells/s on an
- * H200 for a 4.4 G-cell call, transfers included (same measurement), i.e. below three AVX-512
- * threads: AUTO keeps PDHMM on the CPU of any multi-core host, and HYBRID hands the GPU its
- * share at that rate. */
+/* The warp kernel (pdhmm_cuda.cu, DECISIONS 134): 21.8-23.2 G cells/s on an H200 for a 4.4 G-cell
+ * call of GATK-shaped pairs, transfers and host packing included, where its 16 AVX-512 host
+ * threads ran 5.3-6.4 (native/tests/pdhmm_bench, docs/BENCHMARKS.md). Priced a little below
+ * the measurement: AUTO now sends large PDHMM calls to a GPU. */
 static double pdhmm_gpu_seconds(int64_t cells, int64_t pairs, int32_t devices)
 {
     (void)pairs;
-    return 5e-3 + (double)cells / (2.5e9 * (devices > 0 ? devices : 1));
+    return 5e-3 + (double)cells / (18e9 * (devices > 0 ? devices : 1));
 }
 
 static dpa_status pdhmm_sort(void *arg, int64_t n)
