@@ -296,13 +296,16 @@ __device__ __forceinline__ static void hf_vit_block(const int16_t *tw, const int
         const int w[8] = { (int16_t)wv.x, (int16_t)(wv.x >> 16), (int16_t)wv.y,
                            (int16_t)(wv.y >> 16), (int16_t)wv.z, (int16_t)(wv.z >> 16),
                            (int16_t)wv.w, (int16_t)(wv.w >> 16) };
-        sv = hf_adds16(xB, w[0]);
-        sv = max(sv, hf_adds16(pM, w[1]));
-        sv = max(sv, hf_adds16(pI, w[2]));
-        sv = max(sv, hf_adds16(pD, w[3]));
-        sv = hf_adds16(sv, rs[k]);
-        dc = hf_adds16(sv, w[4]); /* D(i, k+1) from M; k = M feeds Dmax only */
-        ni = max(hf_adds16(oM, w[5]), hf_adds16(oI, w[6]));
+        /* transition words are <= 0 (the host refuses a model otherwise) and every value is
+         * an int16, so a saturating add is max(a + w, -32768), and a maximum over such sums
+         * absorbs the floor: one add-and-max (Hopper's DPX) per term */
+        sv = __viaddmax_s32(xB, w[0], HF_NEG);
+        sv = __viaddmax_s32(pM, w[1], sv);
+        sv = __viaddmax_s32(pI, w[2], sv);
+        sv = __viaddmax_s32(pD, w[3], sv);
+        sv = hf_adds16(sv, rs[k]); /* emissions can be positive: saturate both ways */
+        dc = __viaddmax_s32(sv, w[4], HF_NEG); /* D(i, k+1) from M; k = M feeds Dmax only */
+        ni = __viaddmax_s32(oI, w[6], __viaddmax_s32(oM, w[5], HF_NEG));
         xE = max(xE, sv);
         Dmax = max(Dmax, dc);
     }

@@ -77,13 +77,23 @@ static dpa_status hf_check(const dpa_cuda_hmm_model *models, int32_t num_models,
         }
     }
     if (kind == DPA_CUDA_HMM_VIT)
-        for (int32_t i = 0; i < num_models; i++)
+        for (int32_t i = 0; i < num_models; i++) {
             for (int32_t k = 1; k < models[i].M; k++)
                 if (models[i].tw[(size_t)k * 8 + 7] > 0) {
                     snprintf(msg, sizeof msg, "dpa_cuda hmm-filter: model %d node %d: DD word %d > 0 "
                              "(the D->D scan needs DD <= 0)", i, k, models[i].tw[(size_t)k * 8 + 7]);
                     return dpa_cuda_fail_msg(err, DPA_ERR_INVALID_ARG, msg);
                 }
+            /* the kernel's one-instruction saturating adds need every transition word <= 0
+             * (log probabilities: no model gives another) */
+            for (int32_t k = 1; k <= models[i].M; k++)
+                for (int w = 0; w < 7; w++)
+                    if (models[i].tw[(size_t)k * 8 + w] > 0) {
+                        snprintf(msg, sizeof msg, "dpa_cuda hmm-filter: model %d node %d: transition word %d "
+                                 "is %d > 0 (log probabilities are <= 0)", i, k, w, models[i].tw[(size_t)k * 8 + w]);
+                        return dpa_cuda_fail_msg(err, DPA_ERR_INVALID_ARG, msg);
+                    }
+        }
     return DPA_OK;
 }
 
