@@ -1,14 +1,15 @@
 /*
- * hmm_filter_workload.c — dpa_hmm_filter_compute: check the arguments, validate the batch,
- * digitise the sequences once, and hand the (model, sequence) pairs to the scheduler with
- * the hmm-filter descriptor. A task is one pair; its cost is M x L (the SSV cells; the
+ * hmm_filter_workload.c — dpa_hmm_filter_compute: check the arguments, validate the batch
+ * (every residue byte, on the context's threads), and hand the (model, sequence) pairs to the
+ * scheduler with the hmm-filter descriptor. The kernels digitise where they read: the CPU per
+ * pair into scratch, the GPU through a code map. A task is one pair; its cost is M x L (the SSV cells; the
  * Viterbi filter runs only on the few survivors). Each pair writes its result at its own
  * index, model-major, so nothing is packed afterwards.
  *
  * GPU (the CUDA library's DPA_CUDA_WORKLOAD_HMM_FILTER entry, kernels/src/hmm_filter_*.cu):
  * a unit of pairs runs as hmmsearch's pipeline does, stage by stage: SSV's integer on the GPU
  * for every pair whose SSV can decide, the full MSV on the GPU for the rest, the bias filter
- * and the decisions on the CPU (this feeder thread; the bias filter is O(L) and runs on MSV
+ * and the decisions on the CPU (the context's threads; the bias filter is O(L) and runs on MSV
  * survivors only), then the Viterbi filter on the GPU for the pairs that need it. The GPU
  * returns the DP's final integers; the scores come from the same host functions as the CPU
  * kernels' (dpa_hmm_msv_score, dpa_hmm_vit_score), so results do not depend on the backend.
@@ -309,25 +310,25 @@ static void select_ssv(unsigned allowed, hmm_job *j) {
 }
 
 /* The residues' check on the context's threads: blocks of whole sequences of about
- * DIG_BLOCK residues; each block notes its first bad residue, and the lowest block's is
+ * CHECK_BLOCK residues; each block notes its first bad residue, and the lowest block's is
  * reported, so the message names the same sequence as the serial check would. At 200 M
  * residues the one serial pass was about a third of a GPU call. Nothing is written: the
  * kernels digitise each sequence where they read it (the CPU per pair into its scratch,
  * the GPU through the code map), since a digitised copy of a 300 M-residue batch cost more
  * in fresh pages than the check itself (docs/lab/2026-11-29-session18.md). */
-#define DIG_BLOCK ((int64_t)1 << 20)
-typedef struct dig_bad {
+#define CHECK_BLOCK ((int64_t)1 << 20)
+typedef struct check_bad {
     int32_t seq; /* the block's first bad sequence, or -1 */
     int64_t pos;
-} dig_bad;
-typedef struct dig_job {
+} check_bad;
+typedef struct check_job {
     const dpa_hmm_seq_batch *b;
     const int32_t *first; /* block k: sequences [first[k], first[k + 1]) */
-    dig_bad *bad;
-} dig_job;
+    check_bad *bad;
+} check_job;
 
-static void dig_block(void *arg, int64_t k) {
-    dig_job *d = arg;
+static void check_block(void *arg, int64_t k) {
+    check_job *d = arg;
     d->bad[k].seq = -1;
     for (int32_t i = d->first[k]; i < d->first[k + 1]; i++) {
         const int32_t L = d->b->lengths[i];
@@ -349,18 +350,18 @@ static dpa_status check_residues(dpa_context *ctx, const dpa_hmm_seq_batch *b) {
     first[0] = 0;
     for (int32_t i = 0; i < b->num_seqs; i++) {
         in_block += b->lengths[i];
-        if (in_block >= DIG_BLOCK || i == b->num_seqs - 1) {
+        if (in_block >= CHECK_BLOCK || i == b->num_seqs - 1) {
             first[++nblocks] = i + 1;
             in_block = 0;
         }
     }
-    dig_bad *bad = malloc(sizeof *bad * (size_t)nblocks);
+    check_bad *bad = malloc(sizeof *bad * (size_t)nblocks);
     if (!bad) {
         free(first);
         return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %lld residue blocks", (long long)nblocks);
     }
-    dig_job d = { b, first, bad };
-    dpa_pool_run(ctx->pool, nblocks, dig_block, &d);
+    check_job d = { b, first, bad };
+    dpa_pool_run(ctx->pool, nblocks, check_block, &d);
     dpa_status st = DPA_OK;
     for (int64_t k = 0; k < nblocks; k++)
         if (bad[k].seq >= 0) {
@@ -402,7 +403,7 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
     dpa_status st = dpa_hmm_filter_validate_shape(batch, params);
     if (st) return st;
     if (batch->num_seqs > 0 && (st = check_residues(ctx, batch))) goto cleanup;
-    const double t_dig = ctx->cfg.timing ? dpa_ms_now() : 0;
+    const double t_checked = ctx->cfg.timing ? dpa_ms_now() : 0;
     const int64_t n = (int64_t)profiles->count * batch->num_seqs;
     if (n > INT32_MAX) {
         st = dpa_fail(DPA_ERR_LIMIT, "hmm-filter: %d models x %d sequences = %lld pairs exceeds %d per call",
@@ -491,8 +492,8 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
         call.total_cost += c;
     }
     if (ctx->cfg.timing)
-        dpa_log(ctx, DPA_LOG_DEBUG, "hmm-filter: argument and residue checks %.2f ms, task list %.2f ms", t_dig - t_call,
-                dpa_ms_now() - t_dig);
+        dpa_log(ctx, DPA_LOG_DEBUG, "hmm-filter: argument and residue checks %.2f ms, task list %.2f ms", t_checked - t_call,
+                dpa_ms_now() - t_checked);
     if ((st = dpa_sched_run(ctx, &hmm_filter_workload, &job, &call, &res)) != DPA_OK) {
         memset(results, 0, sizeof *results * (size_t)n); /* a kernel's failure (memory): no partial output */
         goto cleanup;
