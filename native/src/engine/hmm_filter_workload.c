@@ -485,11 +485,15 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
         g->xw_e_loop = p->xw_e_loop;
         g->base_w = p->base_w;
     }
-    for (int64_t pair = 0; pair < n; pair++) {
-        const int64_t c = (int64_t)profiles->prof[pair / job.nseq].M * batch->lengths[pair % job.nseq];
-        job.keys[pair].key = (uint64_t)c;
-        job.keys[pair].index = pair;
-        call.total_cost += c;
+    /* model-major pairs, without a division per pair (a million pairs took ~5 ms that way) */
+    for (int32_t mi = 0, pair = 0; mi < profiles->count; mi++) {
+        const int64_t M = profiles->prof[mi].M;
+        for (int32_t si = 0; si < job.nseq; si++, pair++) {
+            const int64_t c = M * batch->lengths[si];
+            job.keys[pair].key = (uint64_t)c;
+            job.keys[pair].index = pair;
+            call.total_cost += c;
+        }
     }
     if (ctx->cfg.timing)
         dpa_log(ctx, DPA_LOG_DEBUG, "hmm-filter: argument and residue checks %.2f ms, task list %.2f ms", t_checked - t_call,
@@ -499,8 +503,10 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
         goto cleanup;
     }
     if (stats) {
+        int64_t nonempty = 0;
+        for (int32_t si = 0; si < job.nseq; si++) nonempty += batch->lengths[si] > 0;
+        stats->pairs = nonempty * profiles->count;
         for (int64_t pair = 0; pair < n; pair++) {
-            stats->pairs += batch->lengths[pair % job.nseq] > 0;
             stats->passed_msv += results[pair].pass_msv;
             stats->passed_bias += results[pair].pass_bias;
             stats->passed_vit += results[pair].pass_vit;
