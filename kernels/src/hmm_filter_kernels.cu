@@ -55,6 +55,16 @@ static __device__ __forceinline__ int hf_warp_max(int v)
 #endif
 }
 #define HF_NEG (-32768)
+/* The template counts 1..16 the register kernels are built for, one C(n) each: the
+ * dispatchers below turn a run-time count into a template argument with it. */
+#define HF_FOR_1_TO_16(C) \
+    C(1) C(2) C(3) C(4) C(5) C(6) C(7) C(8) C(9) C(10) C(11) C(12) C(13) C(14) C(15) C(16)
+
+/* The larger of a word's two int16 halves. */
+__device__ __forceinline__ static int hf_hmax16(uint32_t w)
+{
+    return max((int)(int16_t)(w & 0xffffu), (int)(int16_t)(w >> 16));
+}
 
 __device__ __forceinline__ int hf_adds16(int a, int b)
 {
@@ -160,10 +170,7 @@ __device__ static int hf_ssv_reg_any(const dpa_hf_model &md, const uint8_t *tabl
     switch (J) {
 #define HF_SSV_CASE(n) \
     case n: return hf_ssv_reg<n>(md, tables, dsq, code_of, L, lane);
-        HF_SSV_CASE(1) HF_SSV_CASE(2) HF_SSV_CASE(3) HF_SSV_CASE(4) HF_SSV_CASE(5)
-        HF_SSV_CASE(6) HF_SSV_CASE(7) HF_SSV_CASE(8) HF_SSV_CASE(9) HF_SSV_CASE(10)
-        HF_SSV_CASE(11) HF_SSV_CASE(12) HF_SSV_CASE(13) HF_SSV_CASE(14) HF_SSV_CASE(15)
-        HF_SSV_CASE(16)
+        HF_FOR_1_TO_16(HF_SSV_CASE)
 #undef HF_SSV_CASE
     default: *done = false; return 0;
     }
@@ -202,12 +209,10 @@ __device__ static int hf_ssv_dpx(const dpa_hf_model &md, const uint8_t *tables,
 #pragma unroll
         for (int j = 0; j < Q; j += 2) mx = __vimax3_s16x2(mx, v[j], v[j + 1 < Q ? j + 1 : j]);
         if ((i & 7) == 0) {
-            const int m = max((int)(int16_t)(mx & 0xffffu), (int)(int16_t)(mx >> 16));
-            if (__any_sync(HF_FULL, m >= 127)) break;
+            if (__any_sync(HF_FULL, hf_hmax16(mx) >= 127)) break;
         }
     }
-    int maxT = max((int)(int16_t)(mx & 0xffffu), (int)(int16_t)(mx >> 16));
-    maxT = hf_warp_max(maxT);
+    const int maxT = hf_warp_max(hf_hmax16(mx));
     return maxT >= 127 ? 255 : 128 + maxT;
 }
 
@@ -219,10 +224,7 @@ __device__ static int hf_ssv_dpx_any(const dpa_hf_model &md, const uint8_t *tabl
     switch (md.q16) {
 #define HF_DPX_CASE(n) \
     case n: return hf_ssv_dpx<n>(md, tables, dsq, code_of, L, lane);
-        HF_DPX_CASE(1) HF_DPX_CASE(2) HF_DPX_CASE(3) HF_DPX_CASE(4) HF_DPX_CASE(5)
-        HF_DPX_CASE(6) HF_DPX_CASE(7) HF_DPX_CASE(8) HF_DPX_CASE(9) HF_DPX_CASE(10)
-        HF_DPX_CASE(11) HF_DPX_CASE(12) HF_DPX_CASE(13) HF_DPX_CASE(14) HF_DPX_CASE(15)
-        HF_DPX_CASE(16)
+        HF_FOR_1_TO_16(HF_DPX_CASE)
 #undef HF_DPX_CASE
     default: *done = false; return 0;
     }
@@ -455,10 +457,7 @@ __device__ static int hf_vit_reg_any(const dpa_hf_model &md, const uint8_t *tabl
     switch (J) {
 #define HF_VIT_CASE(n) \
     case n: return hf_vit_reg<n>(md, tables, dsq, code_of, L, xw_move, lane);
-        HF_VIT_CASE(1) HF_VIT_CASE(2) HF_VIT_CASE(3) HF_VIT_CASE(4) HF_VIT_CASE(5)
-        HF_VIT_CASE(6) HF_VIT_CASE(7) HF_VIT_CASE(8) HF_VIT_CASE(9) HF_VIT_CASE(10)
-        HF_VIT_CASE(11) HF_VIT_CASE(12) HF_VIT_CASE(13) HF_VIT_CASE(14) HF_VIT_CASE(15)
-        HF_VIT_CASE(16)
+        HF_FOR_1_TO_16(HF_VIT_CASE)
 #undef HF_VIT_CASE
     default: *done = false; return 0;
     }
