@@ -52,12 +52,7 @@ class SparkDistanceTest {
         System.err.println("SparkDistanceTest seed " + seed);
         prefix = dir.resolve("c").toString();
         bed = write(prefix, new Random(seed));
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int rc = Main.run(new String[] {"distance", "--bfile", prefix, "--out", dir.resolve("single").toString(),
-            "--counts", "-q"}, new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-        assertEquals(0, rc, err.toString(StandardCharsets.UTF_8));
-        single = dir.resolve("single.counts.tsv");
+        single = runSingleMachine(prefix, dir);
         jsc = LocalSpark.start("SparkDistanceTest");
     }
 
@@ -66,6 +61,19 @@ class SparkDistanceTest {
         if (jsc != null) {
             jsc.stop();
         }
+    }
+
+    /**
+     * The single-machine {@code dpaccel distance --counts} on PREFIX, written to DIR/single.*
+     * (the reference the Spark jobs must equal); returns DIR/single.counts.tsv.
+     */
+    static Path runSingleMachine(String prefix, Path dir) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int rc = Main.run(new String[] {"distance", "--bfile", prefix, "--out", dir.resolve("single").toString(),
+            "--counts", "-q"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(0, rc, err.toString(StandardCharsets.UTF_8));
+        return dir.resolve("single.counts.tsv");
     }
 
     /**

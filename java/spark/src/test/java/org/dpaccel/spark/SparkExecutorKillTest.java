@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
@@ -23,7 +20,6 @@ import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.SparkListenerTaskStart;
-import org.dpaccel.cli.Main;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,11 +43,7 @@ class SparkExecutorKillTest {
         System.err.println("SparkExecutorKillTest seed " + seed);
         String prefix = dir.resolve("c").toString();
         SparkDistanceTest.write(prefix, new Random(seed));
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int rc = Main.run(new String[] {"distance", "--bfile", prefix, "--out", dir.resolve("single").toString(),
-            "--counts", "-q"}, new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-        assertEquals(0, rc, err.toString(StandardCharsets.UTF_8));
+        Path single = SparkDistanceTest.runSingleMachine(prefix, dir);
 
         String javaOptions = System.getProperty("dpaccel.spark.java.options", "").replaceAll("\\s+", " ").trim();
         SparkConf conf = new SparkConf().setMaster("local-cluster[2,1,1024]").setAppName("SparkExecutorKillTest")
@@ -123,7 +115,7 @@ class SparkExecutorKillTest {
         } finally {
             jsc.stop();
         }
-        assertArrayEquals(Files.readAllBytes(dir.resolve("single.counts.tsv")),
+        assertArrayEquals(Files.readAllBytes(single),
             Files.readAllBytes(dir.resolve("killed.counts.tsv")));
         assertEquals(Files.readString(dir.resolve("single.id")), Files.readString(dir.resolve("killed.id")));
         int n = SparkDistanceTest.N;

@@ -6,10 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,7 +15,6 @@ import java.util.stream.Stream;
 
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.dpaccel.cli.Main;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -45,12 +41,7 @@ class SparkFaultsTest {
         System.err.println("SparkFaultsTest seed " + seed);
         prefix = dir.resolve("c").toString();
         SparkDistanceTest.write(prefix, new Random(seed));
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int rc = Main.run(new String[] {"distance", "--bfile", prefix, "--out", dir.resolve("single").toString(),
-            "--counts", "-q"}, new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-        assertEquals(0, rc, err.toString(StandardCharsets.UTF_8));
-        single = Files.readAllBytes(dir.resolve("single.counts.tsv"));
+        single = Files.readAllBytes(SparkDistanceTest.runSingleMachine(prefix, dir));
         SparkConf conf = new SparkConf().setMaster("local[2,3]").setAppName("SparkFaultsTest")
             .set("spark.ui.enabled", "false")
             .set("spark.driver.host", "127.0.0.1")
