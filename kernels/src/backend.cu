@@ -109,6 +109,7 @@ static dpa_status be_open(int32_t max_devices, const dpa_cuda_host *host, dpa_cu
         b->ndev = i + 1;
         if (status != DPA_OK) goto cleanup;
     }
+    dpa_cuda_team_sizes(b->devs, b->ndev);
     /* 1 GiB per chunk on the device, less on small cards */
     {
         size_t dflt = (size_t)1 << 30;

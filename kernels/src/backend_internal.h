@@ -77,9 +77,10 @@ typedef struct dpa_cuda_slot {
  * team at a time (a concurrent large call runs its parts on its own thread).
  * Work is handed out by one 64-bit ticket: job generation (32 bits) | next part (16) |
  * parts (16), so a worker can claim a part only of the job it read. */
-#define DPA_TEAM_MAX 8
+#define DPA_TEAM_MAX 16
 typedef void (*dpa_team_fn)(void *arg, int part, int nparts);
 typedef struct dpa_cuda_team {
+    int size;            /* parts it runs at most, the caller included (set at open) */
     pthread_mutex_t use; /* held by the call running a job */
     pthread_mutex_t mu;  /* sleeping workers wait on cv */
     pthread_cond_t cv;
@@ -168,6 +169,9 @@ void dpa_cuda_log(const dpa_cuda_backend *b, dpa_log_level level, const char *fm
 void dpa_cuda_team_run(dpa_cuda_dev *d, dpa_team_fn fn, void *arg, int nparts);
 /* Parts worth asking for: the team's size plus the caller (1 when there is no team). */
 int dpa_cuda_team_parts(dpa_cuda_dev *d);
+/* Sets every device's team size: DPACCEL_CUDA_HOST_THREADS when set (1..DPA_TEAM_MAX),
+ * else the CPUs this process may run on shared among the devices, at most DPA_TEAM_MAX. */
+void dpa_cuda_team_sizes(dpa_cuda_dev *devs, int ndev);
 
 /* pairhmm_launch.cu */
 dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,

@@ -329,6 +329,26 @@ static void *team_main(void *arg)
     }
 }
 
+void dpa_cuda_team_sizes(dpa_cuda_dev *devs, int ndev)
+{
+    /* the CPUs this process may run on (taskset, cgroup cpusets), not the machine's; the
+     * teams of several devices run at once (distance scatters, PairHMM packing), so they
+     * share them rather than each taking all */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) cpus = CPU_COUNT(&set);
+    long size = ndev > 0 ? cpus / ndev : cpus;
+    const char *e = getenv("DPACCEL_CUDA_HOST_THREADS");
+    if (e && *e) {
+        char *end = NULL;
+        const long v = strtol(e, &end, 10);
+        if (end && *end == '\0' && v > 0) size = v;
+    }
+    if (size < 1) size = 1;
+    if (size > DPA_TEAM_MAX) size = DPA_TEAM_MAX;
+    for (int i = 0; i < ndev; i++) devs[i].team.size = (int)size;
+}
+
 int dpa_cuda_team_parts(dpa_cuda_dev *d)
 {
     dpa_cuda_team *t = &d->team;
@@ -336,11 +356,7 @@ int dpa_cuda_team_parts(dpa_cuda_dev *d)
     if (state == 0) {
         pthread_mutex_lock(&t->mu);
         if (t->state == 0) {
-            /* the CPUs this process may run on (taskset, cgroup cpusets), not the machine's */
-            long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-            cpu_set_t set;
-            if (sched_getaffinity(0, sizeof set, &set) == 0) cpus = CPU_COUNT(&set);
-            int want = cpus > 1 ? (int)(cpus - 1) : 0;
+            int want = t->size - 1;
             if (want > DPA_TEAM_MAX - 1) want = DPA_TEAM_MAX - 1;
             for (int i = 0; i < want; i++) {
                 if (pthread_create(&t->th[i], NULL, team_main, t) != 0) break;

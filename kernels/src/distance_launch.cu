@@ -2,24 +2,24 @@
  * distance_launch.cu — host side of the CUDA genotype distance: cuts the caller's tiles into
  * jobs of at most 64 x 64 pairs (dropping those wholly on or below the diagonal of the
  * triangle), orders them by (row, column) so that consecutive jobs write neighbouring parts
- * of the caller's layout, groups them so that each group's counts fit one of two count
+ * of the caller's layout, groups them so that each group's counts fit one of NBUF (3) count
  * buffers, and runs the groups as a pipeline (docs/distance.md, "CUDA"):
  *
- *   main stream:  [planes in]  kernel(g)  -> event K[g%2]
- *   copy stream:  wait K[g%2]  counts(g) to pinned buffer g%2  -> event D[g%2]
- *   host:         enqueue g, then wait D[(g-1)%2] and scatter group g-1 into the caller's
- *                 layout on the device's host team, while the GPU runs g
+ *   main stream:  [planes in]  kernel(g)  -> event K[g%3]
+ *   copy stream:  wait K[g%3]  counts(g) to pinned buffer g%3  -> event D[g%3]
+ *   host:         enqueue g, then wait D[(g-2)%3] and scatter group g-2 into the caller's
+ *                 layout on the device's host team, while the GPU runs g-1 and g
  *
- * so the kernel, the count copy-back and the host scatter of three consecutive groups
- * overlap. Group g + 1 is enqueued only after group g - 1's scatter, which is what frees
- * buffer (g + 1) % 2 on both sides.
+ * so the kernel, the count copy-back and the host scatter of consecutive groups overlap, and
+ * the GPU is a group ahead of the scatter (with two buffers the kernel of g + 1 waited for
+ * the scatter of g - 1: ~8 ms a group against the scatter's ~6.5, session 19). Group g + 1 is
+ * enqueued only after group g - 2's scatter, which is what frees buffer (g + 1) % 3.
  *
  * Planes: when those of all the call's samples fit the plane budget they are copied in once
  * and stay for every group ("resident"); otherwise each group copies the planes of its own
  * sample span in variant chunks (later chunks add to the counts), as before 2026-11-28.
- * Budget: the counts of a group take at most a quarter of b->chunk_bytes
- * (DPACCEL_CUDA_CHUNK_BYTES, 1 GiB by default; two buffers: half), the per-group planes the
- * other half. Resident planes may take more: an eighth of the device's memory (the planes of
+ * Budget: the NBUF count buffers take half of b->chunk_bytes (DPACCEL_CUDA_CHUNK_BYTES, 1 GiB
+ * by default), the per-group planes the other half. Resident planes may take more: an eighth of the device's memory (the planes of
  * 20,000 samples x 100,000 variants are 0.73 GB, more than half a GiB), unless
  * DPACCEL_CUDA_CHUNK_BYTES is set (the tests use it to force small budgets).
  *
@@ -29,8 +29,8 @@
  * eighth of the device's memory whatever DPACCEL_CUDA_CHUNK_BYTES says); a call whose planes
  * do not fit fails with DPA_ERR_LIMIT and the scheduler recomputes it on the CPU.
  *
- * Device buffer (the slot's, grown and kept): jobs | planes | counts 0 | counts 1 [| variant
- * map | .bed]. Pinned staging: jobs | counts 0 | counts 1.
+ * Device buffer (the slot's, grown and kept): jobs | planes | counts 0..NBUF-1 [| variant
+ * map | .bed]. Pinned staging: jobs | counts 0..NBUF-1.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +41,7 @@
 #include "distance_cuda.h"
 
 #define ALIGN 256
+#define NBUF 3 /* count buffers, on the device and pinned */
 #define MAX_CHUNK_WORDS ((int64_t)1 << 24) /* 2^30 variants: int32 MMA accumulators hold them */
 
 static size_t align_up(size_t x) { return (x + ALIGN - 1) & ~(size_t)(ALIGN - 1); }
@@ -174,9 +175,12 @@ static void plan_group(const band *bands, int64_t nbands, int64_t b0, size_t cb,
     g->lo = l, g->hi = h, g->ncounts = cnt, g->rows = rows;
 }
 
-/* Copies to the caller's counts. x86-64 with DPACCEL_DIST_CUDA_NT=1: streaming stores,
- * which skip each written line's read for ownership. Off by default: on the H200 host of the
- * lab note (calls 3 and 4) they made no difference beyond the run-to-run spread. */
+/* Copies to the caller's counts. x86-64: streaming stores (DPACCEL_DIST_CUDA_NT=0 turns them
+ * off), which skip each written line's read for ownership. The scatter shares the host's
+ * memory bandwidth with the count copies the GPU writes into pinned memory at the same time:
+ * with 16 threads and three buffers they cut a 20,000 x 100,000 call from 0.198-0.229 s to
+ * 0.158-0.187 s (session 19, call 3; with 8 threads and two buffers they made no difference
+ * beyond the spread). */
 static void copy_out(void *dst, const void *src, size_t n, int nt)
 {
 #if defined(__x86_64__) && defined(__SSE2__)
@@ -219,7 +223,7 @@ static void copy_out_fence(int nt)
 static int use_nt(void)
 {
     const char *e = getenv("DPACCEL_DIST_CUDA_NT");
-    return e && e[0] == '1';
+    return !(e && e[0] == '0');
 }
 
 /* One piece of the .bed into pinned staging, split over the host team. */
@@ -306,12 +310,12 @@ dpa_status dpa_cuda_distance_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa
     memset(&tm, 0, sizeof tm);
     const int64_t W = planes->words;
     const size_t half = b->chunk_bytes / 2 > ((size_t)1 << 20) ? b->chunk_bytes / 2 : (size_t)1 << 20;
-    const size_t cb = half / 2; /* one of the two count buffers */
+    const size_t cb = half / NBUF; /* one count buffer */
     const int popc = force_popc() || d->info.cc_major < 8;
     int64_t njobs = 0, done = 0, ngroups = 0, nbands = 0;
     group *groups = NULL;
     band *bands = NULL;
-    cudaEvent_t evk[2] = { NULL, NULL }, evd[2] = { NULL, NULL };
+    cudaEvent_t evk[NBUF] = { NULL }, evd[NBUF] = { NULL };
     cudaEvent_t *tev = NULL; /* timing: per group kernel start, kernel end, copy start, copy end */
     const int parts = dpa_cuda_team_parts(d);
     job *jobs = make_jobs(tiles, ntiles, layout->upper, &njobs);
@@ -365,17 +369,18 @@ dpa_status dpa_cuda_distance_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa
         const size_t jobs_bytes = align_up(sizeof(dpa_dist_gjob) * (size_t)njobs);
         const size_t planes_bytes = align_up(max_planes);
         const size_t counts_bytes = align_up(max_counts);
-        status = dpa_cuda_slot_reserve(s, jobs_bytes + planes_bytes + 2 * counts_bytes + map_bytes + bed_bytes,
-                                       jobs_bytes + 2 * counts_bytes, err);
+        status = dpa_cuda_slot_reserve(s, jobs_bytes + planes_bytes + NBUF * counts_bytes + map_bytes + bed_bytes,
+                                       jobs_bytes + NBUF * counts_bytes, err);
         if (status != DPA_OK) goto cleanup;
         uint8_t *dbase = (uint8_t *)s->dbuf, *hbase = (uint8_t *)s->hbuf;
         dpa_dist_gjob *hj = (dpa_dist_gjob *)hbase;
-        uint32_t *hc[2] = { (uint32_t *)(hbase + jobs_bytes),
-                            (uint32_t *)(hbase + jobs_bytes + counts_bytes) };
+        uint32_t *hc[NBUF], *dc[NBUF];
+        for (int k = 0; k < NBUF; k++) {
+            hc[k] = (uint32_t *)(hbase + jobs_bytes + (size_t)k * counts_bytes);
+            dc[k] = (uint32_t *)(dbase + jobs_bytes + planes_bytes + (size_t)k * counts_bytes);
+        }
         const dpa_dist_gjob *dj = (const dpa_dist_gjob *)dbase;
         uint32_t *dp = (uint32_t *)(dbase + jobs_bytes);
-        uint32_t *dc[2] = { (uint32_t *)(dbase + jobs_bytes + planes_bytes),
-                            (uint32_t *)(dbase + jobs_bytes + planes_bytes + counts_bytes) };
         cudaStream_t ks = s->stream, cs = s->naux > 0 ? s->aux[0] : s->stream;
 
         /* every group's jobs, relative to its plane base and count buffer, in one copy */
@@ -394,7 +399,7 @@ dpa_status dpa_cuda_distance_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa
                 off += (int64_t)B->nr * B->w * 7;
             }
         }
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < NBUF; k++) {
             DPA_CUDA_TRY(err, cudaEventCreateWithFlags(&evk[k], cudaEventDisableTiming));
             DPA_CUDA_TRY(err, cudaEventCreateWithFlags(&evd[k], cudaEventDisableTiming));
         }
@@ -420,7 +425,7 @@ dpa_status dpa_cuda_distance_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa
             for (int64_t v = 0; v < planes->num_variants; v++)
                 if (!planes->variant_use || planes->variant_use[v]) hmap[u++] = v;
             for (; u < W * 64; u++) hmap[u] = -1;
-            uint8_t *dmap = dbase + jobs_bytes + planes_bytes + 2 * counts_bytes;
+            uint8_t *dmap = dbase + jobs_bytes + planes_bytes + NBUF * counts_bytes;
             uint8_t *dbed = dmap + map_bytes;
             DPA_CUDA_TRY(err, cudaMemcpyAsync(dmap, hmap, (size_t)W * 64 * sizeof *hmap,
                                               cudaMemcpyHostToDevice, ks));
@@ -460,10 +465,10 @@ dpa_status dpa_cuda_distance_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa
         scatter_job S;
         memset(&S, 0, sizeof S);
         S.jobs = jobs, S.bands = bands, S.layout = layout, S.out = out, S.nt = use_nt();
-        for (int64_t gi = 0; gi <= ngroups; gi++) {
+        for (int64_t gi = 0; gi < ngroups + NBUF - 1; gi++) {
             if (gi < ngroups) { /* enqueue group gi */
                 const group *g = &groups[gi];
-                const int k = (int)(gi & 1);
+                const int k = (int)(gi % NBUF);
                 const int32_t ng = (int32_t)(g->j1 - g->j0); /* < 2^31: each job's counts fit cb */
                 if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(tev[gi * 4 + 0], ks));
                 if (resident) {
@@ -493,9 +498,10 @@ dpa_status dpa_cuda_distance_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa
                 if (b->timing) DPA_CUDA_TRY(err, cudaEventRecord(tev[gi * 4 + 3], cs));
                 DPA_CUDA_TRY(err, cudaEventRecord(evd[k], cs));
             }
-            if (gi > 0) { /* scatter group gi - 1 while the GPU runs gi */
-                const group *g = &groups[gi - 1];
-                const int k = (int)((gi - 1) & 1);
+            if (gi >= NBUF - 1 && gi - (NBUF - 1) < ngroups) { /* scatter group gi - 2 */
+                const int64_t gs = gi - (NBUF - 1);
+                const group *g = &groups[gs];
+                const int k = (int)(gs % NBUF);
                 const double t0 = b->timing ? dpa_cuda_now_s() : 0;
                 DPA_CUDA_TRY(err, cudaEventSynchronize(evd[k]));
                 const double t1 = b->timing ? dpa_cuda_now_s() : 0;
@@ -544,7 +550,7 @@ cleanup:
         if (s->naux > 0) (void)cudaStreamSynchronize(s->aux[0]);
         (void)cudaGetLastError();
     }
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < NBUF; k++) {
         if (evk[k]) cudaEventDestroy(evk[k]);
         if (evd[k]) cudaEventDestroy(evd[k]);
     }

@@ -49,6 +49,41 @@ static void hf_pack_ssv16(const dpa_cuda_hmm_model *m, int32_t q, uint32_t *out)
             }
 }
 
+/* The residues of a chunk, as runs that are contiguous in the caller's batch and in the
+ * staging buffer (a model's sequences in batch order make one run), copied by the device's
+ * host team: one feeder thread copying 37 MB of short sequences was ~70% of a unit's time
+ * on an H200 (session 18's timing lines). */
+typedef struct hf_run {
+    int64_t dst, start; /* offset in staging; bytes of the runs before it */
+    const uint8_t *src;
+    int64_t len;
+} hf_run;
+
+typedef struct hf_copy_job {
+    const hf_run *runs;
+    int64_t nruns, bytes;
+    uint8_t *base;
+} hf_copy_job;
+
+static void hf_copy_part(void *arg, int part, int nparts)
+{
+    const hf_copy_job *J = (const hf_copy_job *)arg;
+    const int64_t a = J->bytes * part / nparts, e = J->bytes * (part + 1) / nparts;
+    if (a >= e) return;
+    int64_t lo = 0, hi = J->nruns - 1; /* the last run starting at or before a */
+    while (lo < hi) {
+        const int64_t mid = (lo + hi + 1) / 2;
+        if (J->runs[mid].start <= a) lo = mid;
+        else hi = mid - 1;
+    }
+    for (int64_t r = lo; r < J->nruns && J->runs[r].start < e; r++) {
+        const hf_run *x = &J->runs[r];
+        const int64_t s0 = a > x->start ? a - x->start : 0;
+        const int64_t s1 = e < x->start + x->len ? e - x->start : x->len;
+        memcpy(J->base + x->dst + s0, x->src + s0, (size_t)(s1 - s0));
+    }
+}
+
 /* Every task's indices, lengths and (for the Viterbi filter) the DD words, before work. */
 static dpa_status hf_check(const dpa_cuda_hmm_model *models, int32_t num_models,
                            const dpa_cuda_hmm_seqs *seqs, int32_t kind,
@@ -117,9 +152,10 @@ dpa_status dpa_cuda_hmm_filter_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, d
             }
     /* per model / sequence: the chunk that packed it last (stamp) and its packed position */
     const size_t mark_n = (size_t)num_models + (size_t)seqs->count;
-    int64_t *marks = (int64_t *)dpa_cuda_slot_scratch(s, mark_n * 2 * sizeof(int64_t));
+    int64_t *marks = (int64_t *)dpa_cuda_slot_scratch(s, mark_n * 2 * sizeof(int64_t) + (size_t)n * sizeof(hf_run));
     if (!marks) return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "dpa_cuda hmm-filter: host scratch");
     int64_t *stamp = marks, *pos = marks + mark_n;
+    hf_run *runs = (hf_run *)(marks + 2 * mark_n);
     for (size_t i = 0; i < mark_n; i++) stamp[i] = -1;
     DPA_CUDA_TRY(err, cudaSetDevice(d->cuda_id));
     for (int64_t first = 0, chunk = 0; first < n; chunk++) {
@@ -181,7 +217,7 @@ dpa_status dpa_cuda_hmm_filter_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, d
             uint8_t *h = (uint8_t *)s->hbuf, *dv = (uint8_t *)s->dbuf;
             dpa_hf_model *hm = (dpa_hf_model *)(h + mod_o);
             dpa_hf_task *ht = (dpa_hf_task *)(h + task_o);
-            int64_t to = 0;
+            int64_t to = 0, nruns = 0, run_bytes = 0;
             for (int64_t t = first; t < last; t++) {
                 const dpa_cuda_hmm_task *k = &tasks[t];
                 const dpa_cuda_hmm_model *m = &models[k->model];
@@ -216,7 +252,15 @@ dpa_status dpa_cuda_hmm_filter_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, d
                 }
                 const int64_t so = num_models + (int64_t)k->seq;
                 if (stamp[so] == chunk) {
-                    memcpy(h + seq_o + pos[so], seqs->dsq + seqs->offsets[k->seq], (size_t)seqs->lengths[k->seq]);
+                    const uint8_t *src = seqs->dsq + seqs->offsets[k->seq];
+                    const int64_t dst = seq_o + pos[so], len = seqs->lengths[k->seq];
+                    hf_run *prev = nruns > 0 ? &runs[nruns - 1] : NULL;
+                    if (prev && prev->src + prev->len == src && prev->dst + prev->len == dst) {
+                        prev->len += len;
+                    } else {
+                        runs[nruns++] = (hf_run){ dst, run_bytes, src, len };
+                    }
+                    run_bytes += len;
                     stamp[so] = -2 - chunk;
                 }
                 dpa_hf_task *y = &ht[t - first];
@@ -225,6 +269,11 @@ dpa_status dpa_cuda_hmm_filter_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, d
                 y->L = seqs->lengths[k->seq];
                 y->len_param = k->len_param;
                 y->pad = 0;
+            }
+            if (nruns > 0) {
+                hf_copy_job cj = { runs, nruns, run_bytes, h };
+                /* below a few MB the team's wake-up costs more than the copy */
+                dpa_cuda_team_run(d, hf_copy_part, &cj, run_bytes >= ((int64_t)4 << 20) ? dpa_cuda_team_parts(d) : 1);
             }
             if (code_of) memcpy(h + map_o, code_of, 256);
             /* the stamps now read -2 - chunk: a later chunk (>= chunk + 1) repacks */

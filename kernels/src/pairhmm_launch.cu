@@ -346,6 +346,16 @@ static void layout_of(chunk_layout *lo, int64_t read_pos_total, int64_t hap_pos_
  * from this many pairs or read positions on (below, one thread is faster than a hand-off). */
 #define TEAM_MIN_PAIRS 4096
 #define TEAM_MIN_READ_POS 65536
+/* Parts of a PairHMM call's host loops: 16 on a 16-core H200 host were 10-20% slower than 8 on
+ * hcs.in and 1m.in whole-file calls (session 19, call 2), so PairHMM keeps 8 even where the
+ * team is larger (the distance scatter uses all of it). */
+#define TEAM_PHMM_PARTS 8
+
+static int phmm_parts(dpa_cuda_dev *d)
+{
+    const int p = dpa_cuda_team_parts(d);
+    return p < TEAM_PHMM_PARTS ? p : TEAM_PHMM_PARTS;
+}
 
 static inline int64_t part_begin(int64_t n, int part, int np)
 {
@@ -828,7 +838,7 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
     c.b = b, c.d = d, c.s = s, c.batch = batch, c.tasks = tasks, c.tshift = tshift, c.n = n;
     c.read_pos_total = read_pos_total, c.hap_pos_total = hap_pos_total, c.nur = nur, c.nuh = nuh;
     c.max_hap = max_hap;
-    c.parts = n >= TEAM_MIN_PAIRS || read_pos_total >= TEAM_MIN_READ_POS ? dpa_cuda_team_parts(d) : 1;
+    c.parts = n >= TEAM_MIN_PAIRS || read_pos_total >= TEAM_MIN_READ_POS ? phmm_parts(d) : 1;
     c.pair_parts = n >= TEAM_MIN_PAIRS ? c.parts : 1;
     c.use_float = precision != DPA_PRECISION_DOUBLE;
     if (b->timing) c.tm[0] = dpa_cuda_now_s();
@@ -870,7 +880,7 @@ dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_
      * the host team for large calls, so the sequential scan below only places reads) */
     {
         prep_job pj = { b, batch, tasks, tcfg, s->tadd, n };
-        dpa_cuda_team_run(d, prep_part, &pj, n >= TEAM_MIN_PAIRS ? dpa_cuda_team_parts(d) : 1);
+        dpa_cuda_team_run(d, prep_part, &pj, n >= TEAM_MIN_PAIRS ? phmm_parts(d) : 1);
     }
     /* device bytes per chunk: the first DPA_CUDA_BIG_SLOTS slots take large chunks, the
      * others (for concurrent small calls) at most DPA_CUDA_SMALL_CHUNK */
