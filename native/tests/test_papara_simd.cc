@@ -273,3 +273,57 @@ INSTANTIATE_TEST_SUITE_P(Isa, PaparaSimd, ::testing::ValuesIn(ISAS),
                          [](const ::testing::TestParamInfo<Isa> &i) { return std::string(i.param.name); });
 
 }  // namespace
+
+// The eight-read AVX2 traceback against the scalar one, read by read: ops, count and score,
+// on random shapes (1..8 lanes, read lengths 1..120 mixed within a group, 1..400 sites, gap
+// flags, random parameters, ties from small scores) with a fresh seed.
+TEST(PaparaTraceback8, EqualsScalarReadByRead)
+{
+#ifndef DPA_HAVE_AVX2
+    GTEST_SKIP() << "avx2 traceback not compiled in";
+#else
+    if (!have_avx2()) GTEST_SKIP() << "this CPU lacks avx2";
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed) + " (DPA_TEST_SEED to repeat)");
+    std::mt19937_64 rng(seed);
+    for (int round = 0; round < 60; round++) {
+        dpa_papara_params p;
+        dpa_papara_params_init(&p);
+        if (round % 3) {
+            std::uniform_int_distribution<int> g(-6, 0), m(0, 5), c(-8, -1);
+            p.gap_open = g(rng);
+            p.gap_extend = g(rng);
+            p.match = m(rng);
+            do p.match_cgap = c(rng); while (p.match + p.match_cgap >= 0);
+        }
+        std::uniform_int_distribution<int> ns(1, 400), nl(1, 8), rl(1, 120);
+        const int lanes = nl(rng);
+        const int rmax = round % 4 == 0 ? 3 : rl(rng);
+        ppt::Batch b = ppt::random_batch(rng, lanes, ns(rng), lanes, 1, rmax, 0.3);
+        const uint8_t *prof[8], *rd[8];
+        uint8_t *out[8];
+        int32_t len[8], sc[8];
+        int64_t nops[8];
+        std::vector<std::vector<uint8_t>> ops(8);
+        for (int k = 0; k < lanes; k++) {
+            prof[k] = b.profiles[k].data();
+            rd[k] = b.reads[k].data();
+            len[k] = (int32_t)b.reads[k].size();
+            ops[k].assign(b.sites + len[k], 0xee);
+            out[k] = ops[k].data();
+        }
+        ASSERT_EQ(dpa_papara_traceback8_avx2(prof, b.sites, rd, len, lanes, &p, out, nops, sc), DPA_OK);
+        for (int k = 0; k < lanes; k++) {
+            std::vector<uint8_t> one(b.sites + len[k]);
+            int64_t n = 0;
+            int32_t s = 0;
+            ASSERT_EQ(dpa_papara_traceback(prof[k], b.sites, rd[k], len[k], &p, one.data(), &n, &s), DPA_OK);
+            ASSERT_EQ(nops[k], n) << "round " << round << " lane " << k;
+            EXPECT_EQ(sc[k], s) << "round " << round << " lane " << k;
+            EXPECT_EQ(std::vector<uint8_t>(ops[k].begin(), ops[k].begin() + n),
+                      std::vector<uint8_t>(one.begin(), one.begin() + n))
+                << "round " << round << " lane " << k;
+        }
+    }
+#endif
+}

@@ -15,6 +15,7 @@
 #include "engine/scheduler.h"
 
 typedef struct tb_job {
+    int lanes8;             /* the AVX2 kernel of eight reads at a time is allowed */
     const dpa_papara_batch *b;
     const int32_t *profile_of_read;
     const dpa_papara_params *p;
@@ -36,11 +37,42 @@ static double tb_cpu_seconds(int64_t cost, int64_t n, int32_t threads, dpa_isa i
     return dpa_cost_papara_cpu_seconds(cost, n, threads, DPA_ISA_SCALAR);
 }
 
+/* Eight reads' directions at most this many bytes, else one read at a time. */
+#define TB_LANES_MAX_BYTES ((int64_t)256 << 20)
+
 static dpa_status tb_cpu(void *arg, int64_t first, int64_t count, int64_t *cells)
 {
     tb_job *j = arg;
     const dpa_papara_batch *b = j->b;
-    for (int64_t r = first; r < first + count; r++) {
+    int64_t r = first;
+    const int64_t end = first + count;
+#ifdef DPA_HAVE_AVX2
+    while (j->lanes8 && end - r >= 2) {
+        const int32_t k = end - r < 8 ? (int32_t)(end - r) : 8;
+        const uint8_t *prof[8], *rd[8];
+        uint8_t *out[8];
+        int32_t len[8];
+        int64_t maxL = 0;
+        for (int32_t i = 0; i < k; i++) {
+            prof[i] = b->profiles + (int64_t)j->profile_of_read[r + i] * b->num_sites;
+            rd[i] = b->read_masks + b->read_offsets[r + i];
+            len[i] = b->read_lengths[r + i];
+            out[i] = j->ops + j->ops_offsets[r + i];
+            if (len[i] > maxL) maxL = len[i];
+        }
+        if (8 * maxL * b->num_sites > TB_LANES_MAX_BYTES) break;
+        const dpa_status st = dpa_papara_traceback8_avx2(prof, b->num_sites, rd, len, k, j->p, out,
+                                                         j->num_ops + r, j->scores + r);
+        if (st != DPA_OK) {
+            char msg[600];
+            snprintf(msg, sizeof msg, "%s", dpa_last_error());
+            return dpa_fail(st, "reads %lld-%lld: %s", (long long)r, (long long)(r + k - 1), msg);
+        }
+        for (int32_t i = 0; i < k; i++) *cells += (int64_t)len[i] * b->num_sites;
+        r += k;
+    }
+#endif
+    for (; r < end; r++) {
         const dpa_status st = dpa_papara_traceback(
             b->profiles + (int64_t)j->profile_of_read[r] * b->num_sites, b->num_sites,
             b->read_masks + b->read_offsets[r], b->read_lengths[r], j->p,
@@ -120,7 +152,9 @@ DPA_API dpa_status dpa_papara_traceback_batch(dpa_context *ctx, const dpa_papara
                             "%lld, past ops_len = %lld", r, (long long)end, (long long)ops_len);
         cost += (int64_t)len * S;
     }
-    tb_job job = { batch, profile_of_read, params, ops, ops_offsets, num_ops, scores };
+    dpa_papara_ops isa;
+    dpa_papara_select(ctx->cfg.isa_mask, &isa);
+    tb_job job = { isa.isa >= DPA_ISA_AVX2, batch, profile_of_read, params, ops, ops_offsets, num_ops, scores };
     const dpa_sched_call call = { n, cost, DPA_BACKEND_CPU, DPA_ISA_SCALAR };
     dpa_sched_result res;
     return dpa_sched_run(ctx, &traceback_workload, &job, &call, &res);

@@ -95,6 +95,13 @@ void dpa_papara_block32_avx2(const dpa_papara_block *blk, int64_t num_sites,
 void dpa_papara_block2012_32_avx2(const dpa_papara_block *blk, int64_t num_sites,
                                   const uint8_t *read, int32_t read_length,
                                   const dpa_papara_params *p, int16_t *scratch, int32_t *out);
+/* dpa_papara_traceback of `lanes` (1..8) reads at once, read k against profiles[k] (each
+ * num_sites bytes): the same ops, counts and scores. The caller has validated the reads and
+ * parameters as dpa_papara_traceback does; needs 8 x num_sites x (longest read) bytes. */
+dpa_status dpa_papara_traceback8_avx2(const uint8_t *const profiles[8], int64_t num_sites,
+                                      const uint8_t *const reads[8], const int32_t lengths[8],
+                                      int32_t lanes, const dpa_papara_params *p,
+                                      uint8_t *const ops[8], int64_t num_ops[8], int32_t scores[8]);
 #endif
 #ifdef DPA_HAVE_AVX512
 void dpa_papara_block_avx512(const dpa_papara_block *blk, int64_t num_sites,

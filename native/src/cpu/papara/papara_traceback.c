@@ -16,8 +16,7 @@
 
 #include "common/status.h"
 #include "cpu/papara/papara.h"
-
-enum { SL_STAY = 1, SU_STAY = 2, S_L = 4, S_U = 8 };
+#include "cpu/papara/papara_trace.h"
 
 DPA_API dpa_status dpa_papara_traceback(const uint8_t *profile, int64_t num_sites,
                                         const uint8_t *read, int32_t read_length,
@@ -94,7 +93,8 @@ DPA_API dpa_status dpa_papara_traceback(const uint8_t *profile, int64_t num_site
             sc = sc > su ? sc : su;
             last_sc = sc;
             s[a] = sc;
-            row[a] = (uint8_t)(l_stay * SL_STAY | u_stay * SU_STAY | take_l * S_L | take_u * S_U);
+            row[a] = (uint8_t)(l_stay * DPA_PTB_SL_STAY | u_stay * DPA_PTB_SU_STAY | take_l * DPA_PTB_S_L |
+                               take_u * DPA_PTB_S_U);
         }
         /* the end cell in PaPaRa's order: each row's last site, then the last row left to right */
         if (b < L - 1) {
@@ -104,35 +104,7 @@ DPA_API dpa_status dpa_papara_traceback(const uint8_t *profile, int64_t num_site
                 if (s[a] > best) best = s[a], best_a = a, best_b = b;
         }
     }
-    /* backwards, as PaPaRa's trace: 0 match, 1 site without read base, 2 read base alone */
-    int64_t n = 0, a = S - 1, b = L - 1;
-    int in_l = 0, in_u = 0;
-    while (a > best_a) rev[n++] = DPA_PAPARA_OP_D, a--;
-    while (b > best_b) rev[n++] = DPA_PAPARA_OP_I, b--;
-    while (a >= 0 && b >= 0) {
-        const uint8_t t = tb[b * S + a];
-        if (!in_l && !in_u) {
-            in_l = (t & S_L) != 0;
-            in_u = (t & S_U) != 0;
-            if (!in_l && !in_u) {
-                rev[n++] = DPA_PAPARA_OP_M;
-                a--;
-                b--;
-            }
-        }
-        if (in_u) {
-            rev[n++] = DPA_PAPARA_OP_I;
-            b--;
-            in_u = (t & SU_STAY) != 0;
-        } else if (in_l) {
-            rev[n++] = DPA_PAPARA_OP_D;
-            a--;
-            in_l = (t & SL_STAY) != 0;
-        }
-    }
-    while (a >= 0) rev[n++] = DPA_PAPARA_OP_D, a--;
-    while (b >= 0) rev[n++] = DPA_PAPARA_OP_I, b--;
-    for (int64_t k = 0; k < n; k++) ops[k] = rev[n - 1 - k];
+    const int64_t n = dpa_papara_trace(tb, 1, S, L, best_a, best_b, rev, ops);
     *num_ops = n;
     *score = (int32_t)best;
     free(tb), free(s), free(rev), free(state);
