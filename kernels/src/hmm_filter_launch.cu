@@ -156,7 +156,9 @@ dpa_status dpa_cuda_hmm_filter_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, d
     if (!marks) return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "dpa_cuda hmm-filter: host scratch");
     int64_t *stamp = marks, *pos = marks + mark_n;
     hf_run *runs = (hf_run *)(marks + 2 * mark_n);
-    for (size_t i = 0; i < mark_n; i++) stamp[i] = -1;
+    /* only the entries the tasks name are read: a unit names a slice of a large batch, whose
+     * whole stamp array (857 k sequences: 7 MB) each entry call used to clear */
+    for (int64_t t = 0; t < n; t++) stamp[tasks[t].model] = stamp[num_models + (int64_t)tasks[t].seq] = -1;
     DPA_CUDA_TRY(err, cudaSetDevice(d->cuda_id));
     for (int64_t first = 0, chunk = 0; first < n; chunk++) {
         /* the small slots (concurrent feeders beyond the big slots) keep small pinned buffers */
