@@ -47,14 +47,16 @@ static double pdhmm_cpu_seconds(int64_t cells, int64_t pairs, int32_t threads, d
     return ((double)cells + 500.0 * (double)pairs) / (per_thread * (threads > 0 ? threads : 1));
 }
 
-/* The warp kernel (pdhmm_cuda.cu, DECISIONS 134): 21.8-23.2 G cells/s on an H200 for a 4.4 G-cell
- * call of GATK-shaped pairs, transfers and host packing included, where its 16 AVX-512 host
- * threads ran 5.3-6.4 (native/tests/pdhmm_bench, docs/BENCHMARKS.md). Priced a little below
- * the measurement: AUTO now sends large PDHMM calls to a GPU. */
+/* The warp kernel (pdhmm_cuda.cu, DECISIONS 134): 47-56 G cells/s on an H200 for a 4.4 G-cell
+ * call of GATK-shaped pairs, transfers, host packing and the call's checks included, where its
+ * 16 AVX-512 host threads ran 5.8-6.3 (native/tests/pdhmm_bench, docs/BENCHMARKS.md, session
+ * 19; 18.6-23.2 before the host work was split and the class hash sped up). Priced a little
+ * below the measurement: AUTO sends large PDHMM calls to a GPU, and HYBRID gives the CPU
+ * threads a share they finish with the GPU. */
 static double pdhmm_gpu_seconds(int64_t cells, int64_t pairs, int32_t devices)
 {
     (void)pairs;
-    return 5e-3 + (double)cells / (18e9 * (devices > 0 ? devices : 1));
+    return 5e-3 + (double)cells / (45e9 * (devices > 0 ? devices : 1));
 }
 
 static dpa_status pdhmm_sort(void *arg, int64_t n)
