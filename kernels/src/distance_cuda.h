@@ -8,8 +8,11 @@
  * On the device the planes of samples [lo, hi) of one group are stored as 32-bit words:
  * sample s (relative to lo), plane p (0 homA1, 1 homA2, 2 het) at (s*3 + p) * words32, where
  * words32 = 2 x the variant chunk's 64-bit words (a multiple of 16). A job is one block of at
- * most 64 rows x 64 columns; pair (r, c) of it has its 7 uint32 at counts + out + (r * ld + c)
- * * 7, the seven counts in dpaccel.h's order (ld > nc: the jobs of one row band share rows).
+ * most 64 rows x 64 columns; pair (r, c) of it has DPA_DIST_GPU_COUNTS uint32 at counts + out
+ * + (r * ld + c) * DPA_DIST_GPU_COUNTS (ld > nc: the jobs of one row band share rows): NSNP,
+ * IBS0, HETHET, HET1_HOM2, HET2_HOM1. The host's scatter writes the caller's seven, IBS1 =
+ * HET1_HOM2 + HET2_HOM1 and IBS2 = NSNP - IBS0 - IBS1, so 5/7 of the bytes cross the bus and
+ * the host's memory (which the scatter's bandwidth shares with those copies: session 19).
  */
 #ifndef DPA_CUDA_DISTANCE_H
 #define DPA_CUDA_DISTANCE_H
@@ -22,6 +25,7 @@
 
 #define DPA_DIST_GPU_BLOCK 64   /* rows and columns of one job */
 #define DPA_DIST_GPU_KWORDS 16  /* 32-bit words of each plane per shared-memory stage */
+#define DPA_DIST_GPU_COUNTS 5   /* uint32 per pair in the count buffers */
 
 typedef struct dpa_dist_gjob {
     int32_t r0, c0;  /* first row and column, relative to the group's first sample */

@@ -82,13 +82,13 @@ __device__ __forceinline__ void load_stage_async(dist_smem sm, const dpa_dist_gj
     }
 }
 
-/* Stores one pair's six sums as the seven counts (or adds them, for later variant chunks). */
+/* Stores one pair's six sums as the buffer's five counts (distance_cuda.h), or adds them
+ * (later variant chunks). */
 __device__ __forceinline__ void store_pair(uint32_t *o, const uint32_t s[6], int accumulate)
 {
-    const uint32_t nsnp = s[0], ibs0 = s[1] + s[2], ibs1 = s[4] + s[5];
-    const uint32_t v[7] = { nsnp, ibs0, ibs1, nsnp - ibs0 - ibs1, s[3], s[4], s[5] };
+    const uint32_t v[DPA_DIST_GPU_COUNTS] = { s[0], s[1] + s[2], s[3], s[4], s[5] };
 #pragma unroll
-    for (int k = 0; k < 7; k++) o[k] = accumulate ? o[k] + v[k] : v[k];
+    for (int k = 0; k < DPA_DIST_GPU_COUNTS; k++) o[k] = accumulate ? o[k] + v[k] : v[k];
 }
 
 __device__ __forceinline__ void bmma(int32_t c[4], uint32_t a0, uint32_t a1, uint32_t a2,
@@ -197,7 +197,7 @@ dist_mma_kernel(const dpa_dist_gjob *__restrict__ jobs, const uint32_t *__restri
                 uint32_t s[6];
 #pragma unroll
                 for (int k = 0; k < 6; k++) s[k] = (uint32_t)acc[mt][nt][k][e];
-                store_pair(counts + J.out + ((int64_t)r * J.ld + c) * 7, s, accumulate);
+                store_pair(counts + J.out + ((int64_t)r * J.ld + c) * DPA_DIST_GPU_COUNTS, s, accumulate);
             }
 #else
     (void)jobs, (void)planes, (void)words32, (void)counts, (void)accumulate;
@@ -253,7 +253,7 @@ dist_popc_kernel(const dpa_dist_gjob *__restrict__ jobs, const uint32_t *__restr
         for (int j = 0; j < 4; j++) {
             const int r = r0 + i, c = c0 + j;
             if (r >= J.nr || c >= J.nc) continue;
-            store_pair(counts + J.out + ((int64_t)r * J.ld + c) * 7, acc[i][j], accumulate);
+            store_pair(counts + J.out + ((int64_t)r * J.ld + c) * DPA_DIST_GPU_COUNTS, acc[i][j], accumulate);
         }
 }
 

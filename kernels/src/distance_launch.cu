@@ -146,7 +146,7 @@ static int64_t make_bands(const job *jobs, int64_t njobs, size_t cb, size_t pb, 
             if (y->r0 != x->r0 || y->nr != x->nr) break;
             const int32_t w = y->c0 + y->nc - b.c0; /* sorted by c0: the band grows right */
             const int32_t span = max32(b.r0 + b.nr, b.c0 + w) - min32(b.r0, b.c0);
-            if ((size_t)b.nr * (size_t)w * 28 > cb || (size_t)span * 3 * 8 * 8 > pb) break;
+            if ((size_t)b.nr * (size_t)w * 4 * DPA_DIST_GPU_COUNTS > cb || (size_t)span * 3 * 8 * 8 > pb) break;
             b.w = w;
         }
         b.j1 = j;
@@ -165,7 +165,7 @@ static void plan_group(const band *bands, int64_t nbands, int64_t b0, size_t cb,
         const band *x = &bands[b];
         const int32_t nl = min32(l, min32(x->r0, x->c0));
         const int32_t nh = max32(h, max32(x->r0 + x->nr, x->c0 + x->w));
-        const int64_t nc = cnt + (int64_t)x->nr * x->w * 7;
+        const int64_t nc = cnt + (int64_t)x->nr * x->w * DPA_DIST_GPU_COUNTS;
         const size_t min_planes = (size_t)(nh - nl) * 3 * 8 * 8; /* 8 words per plane */
         if (b > b0 && ((size_t)nc * 4 > cb || min_planes > pb)) break;
         l = nl, h = nh, cnt = nc, rows += x->nr;
@@ -175,40 +175,36 @@ static void plan_group(const band *bands, int64_t nbands, int64_t b0, size_t cb,
     g->lo = l, g->hi = h, g->ncounts = cnt, g->rows = rows;
 }
 
-/* Copies to the caller's counts. x86-64: streaming stores (DPACCEL_DIST_CUDA_NT=0 turns them
- * off), which skip each written line's read for ownership. The scatter shares the host's
- * memory bandwidth with the count copies the GPU writes into pinned memory at the same time:
- * with 16 threads and three buffers they cut a 20,000 x 100,000 call from 0.198-0.229 s to
- * 0.158-0.187 s (session 19, call 3; with 8 threads and two buffers they made no difference
- * beyond the spread). */
-static void copy_out(void *dst, const void *src, size_t n, int nt)
+/* One pair's seven counts (dpaccel.h's order) from the buffer's five (distance_cuda.h). */
+static inline void seven_of(const uint32_t *f, uint32_t *o)
+{
+    const uint32_t ibs1 = f[3] + f[4];
+    o[0] = f[0], o[1] = f[1], o[2] = ibs1, o[3] = f[0] - f[1] - ibs1;
+    o[4] = f[2], o[5] = f[3], o[6] = f[4];
+}
+
+/* The seven counts of n consecutive pairs into the caller's array from the buffer's five.
+ * x86-64: streaming stores (DPACCEL_DIST_CUDA_NT=0 turns them off), which skip each written
+ * line's read for ownership; the scatter shares the host's memory bandwidth with the count
+ * copies the GPU writes into pinned memory meanwhile, and with 16 threads and three buffers
+ * they cut a 20,000 x 100,000 call from 0.198-0.229 s to 0.158-0.187 s (session 19, call 3;
+ * with 8 threads and two buffers no difference beyond the spread). Four pairs are 112 bytes,
+ * seven aligned 16-byte stores once dst is 16-byte aligned (at most three pairs in). */
+static void expand_out(uint32_t *dst, const uint32_t *src, int64_t n, int nt)
 {
 #if defined(__x86_64__) && defined(__SSE2__)
     if (nt) {
-        uint8_t *d = (uint8_t *)dst;
-        const uint8_t *s = (const uint8_t *)src;
-        size_t head = (16 - ((uintptr_t)d & 15)) & 15;
-        if (head > n) head = n;
-        memcpy(d, s, head);
-        d += head, s += head, n -= head;
-        for (; n >= 64; n -= 64, d += 64, s += 64) {
-            const __m128i a = _mm_loadu_si128((const __m128i *)s);
-            const __m128i b = _mm_loadu_si128((const __m128i *)(s + 16));
-            const __m128i c = _mm_loadu_si128((const __m128i *)(s + 32));
-            const __m128i e = _mm_loadu_si128((const __m128i *)(s + 48));
-            _mm_stream_si128((__m128i *)d, a);
-            _mm_stream_si128((__m128i *)(d + 16), b);
-            _mm_stream_si128((__m128i *)(d + 32), c);
-            _mm_stream_si128((__m128i *)(d + 48), e);
+        for (; n > 0 && ((uintptr_t)dst & 15); n--, dst += 7, src += DPA_DIST_GPU_COUNTS) seven_of(src, dst);
+        for (; n >= 4; n -= 4, dst += 28, src += 4 * DPA_DIST_GPU_COUNTS) {
+            uint32_t w[28] __attribute__((aligned(16)));
+            for (int k = 0; k < 4; k++) seven_of(src + k * DPA_DIST_GPU_COUNTS, w + 7 * k);
+            for (int k = 0; k < 7; k++)
+                _mm_stream_si128((__m128i *)(void *)(dst + 4 * k), _mm_load_si128((const __m128i *)(const void *)(w + 4 * k)));
         }
-        for (; n >= 16; n -= 16, d += 16, s += 16)
-            _mm_stream_si128((__m128i *)d, _mm_loadu_si128((const __m128i *)s));
-        memcpy(d, s, n);
-        return;
     }
 #endif
     (void)nt;
-    memcpy(dst, src, n);
+    for (; n > 0; n--, dst += 7, src += DPA_DIST_GPU_COUNTS) seven_of(src, dst);
 }
 
 /* Streaming stores are weakly ordered: fence them before the part reports done. */
@@ -249,7 +245,7 @@ typedef struct scatter_job {
     const uint32_t *hc;
     const dpa_cuda_dist_layout *layout;
     uint32_t *out;
-    int nt;                     /* copy_out's streaming stores */
+    int nt;                     /* expand_out's streaming stores */
     int64_t done[DPA_TEAM_MAX]; /* pairs per part */
 } scatter_job;
 
@@ -265,7 +261,7 @@ static void scatter_part(void *arg, int part, int nparts)
         const int32_t i1 = row + B->nr > re ? (int32_t)(re - row) : B->nr;
         for (int32_t i = i0; i < i1; i++) {
             const int32_t r = B->r0 + i;
-            const uint32_t *src = S->hc + B->off + (int64_t)i * B->w * 7;
+            const uint32_t *src = S->hc + B->off + (int64_t)i * B->w * DPA_DIST_GPU_COUNTS;
             int32_t rs = 0, rend = 0; /* the open run [rs, rend) */
             for (int64_t j = B->j0; j <= B->j1; j++) {
                 int32_t cs = 0, ce = 0;
@@ -279,8 +275,8 @@ static void scatter_part(void *arg, int part, int nparts)
                     }
                 }
                 if (rend > rs) {
-                    copy_out(S->out + 7 * out_pos(S->layout, r, rs), src + (int64_t)(rs - B->c0) * 7,
-                             sizeof *S->out * 7 * (size_t)(rend - rs), S->nt);
+                    expand_out(S->out + 7 * out_pos(S->layout, r, rs),
+                               src + (int64_t)(rs - B->c0) * DPA_DIST_GPU_COUNTS, rend - rs, S->nt);
                     done += rend - rs;
                 }
                 rs = cs, rend = ce;
@@ -394,9 +390,9 @@ dpa_status dpa_cuda_distance_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa
                 for (int64_t j = B->j0; j < B->j1; j++) {
                     const job *x = &jobs[j];
                     hj[j] = (dpa_dist_gjob){ x->r0 - base, x->c0 - base, x->nr, x->nc,
-                                             off + (int64_t)(x->c0 - B->c0) * 7, B->w };
+                                             off + (int64_t)(x->c0 - B->c0) * DPA_DIST_GPU_COUNTS, B->w };
                 }
-                off += (int64_t)B->nr * B->w * 7;
+                off += (int64_t)B->nr * B->w * DPA_DIST_GPU_COUNTS;
             }
         }
         for (int k = 0; k < NBUF; k++) {
@@ -537,7 +533,7 @@ dpa_status dpa_cuda_distance_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa
                          tm.kernel_ms,
                          tm.kernel_ms > 0 ? (double)computed * 64.0 * (double)W / (tm.kernel_ms * 1e-3) / 1e12 : 0.0,
                          tm.d2h_ms,
-                         tm.d2h_ms > 0 ? (double)done * 28.0 / (tm.d2h_ms * 1e-3) / 1e9 : 0.0,
+                         tm.d2h_ms > 0 ? (double)done * 4.0 * DPA_DIST_GPU_COUNTS / (tm.d2h_ms * 1e-3) / 1e9 : 0.0,
                          1e3 * tm.wait, 1e3 * tm.scatter, parts, 1e3 * tm.total,
                          from_bed ? " (planes built on the device from the .bed)" : "");
         }
