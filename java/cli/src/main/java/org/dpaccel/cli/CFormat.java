@@ -11,11 +11,15 @@ import java.math.RoundingMode;
  * binary value), then written fixed when the exponent is in [-4, P) and as {@code d.ddde[+-]XX}
  * otherwise, trailing zeros removed.
  *
- * <p>Two paths, one result: up to 15 digits a double product scales the value to P digits;
+ * <p>Three paths, one result: up to 15 digits a double product scales the value to P digits;
  * its error (under 1e-9 of a unit in the last digit) can only matter within that distance of a
  * rounding boundary, so a scaled value whose fraction is within 1e-4 of one half goes to the
- * exact path, {@code new BigDecimal(v)} (the one used for 16-17 digits). The fast path made the
- * command's 4 million PLINK-precision values several times cheaper.
+ * exact path, {@code new BigDecimal(v)}. For 16 and 17 digits (the command's default
+ * "roundtrip" text) the product by an exact power of ten is taken exactly as the pair
+ * {@code hi + lo} ({@code lo = fma(v, 10^k, -hi)} is the product's rounding error, itself a
+ * double): at 16-17 digits hi is an integer, so the digits and the fraction that decides the
+ * rounding are exact. Values outside 1e-6..1e16 take the exact path. The fast paths made the
+ * command's 4 million values per square matrix several times cheaper.
  */
 final class CFormat {
     private static final double[] POW10 = new double[23];
@@ -45,13 +49,9 @@ final class CFormat {
         if (v == 0) {
             return (1 / v < 0) ? "-0" : "0";
         }
-        if (precision <= 15) {
-            String s = fast(v, precision);
-            if (s != null) {
-                return s;
-            }
-        }
-        return exact(v, precision);
+        String s = precision <= 15 ? fast(v, precision)
+            : precision <= 17 ? fastExact(v, precision) : null;
+        return s != null ? s : exact(v, precision);
     }
 
     /** The exact path: BigDecimal of the double's binary value, rounded half-even. */
@@ -85,6 +85,52 @@ final class CFormat {
                 return null; // near a tie, or near an integer where the floor itself may be off
             }
             long digits = (long) fl + (frac > 0.5 ? 1 : 0);
+            if (digits == LPOW10[precision]) {
+                digits = LPOW10[precision - 1];
+                e++;
+            }
+            return layout(Long.toString(digits), e, precision, v < 0);
+        }
+        return null;
+    }
+
+    /**
+     * 16-17 digits from the exact product v x 10^k = hi + lo (k in 0..22, so 10^k is exact);
+     * null when v is outside the range that allows it.
+     */
+    private static String fastExact(double v, int precision) {
+        double a = Math.abs(v);
+        int e = (int) Math.floor(Math.log10(a));
+        for (int attempt = 0; attempt < 2; attempt++) {
+            int k = precision - 1 - e;
+            if (k < 0 || k > 22) {
+                return null;
+            }
+            double p = POW10[k];
+            double hi = a * p;
+            if (hi >= LPOW10[precision]) {
+                e++;
+                continue;
+            }
+            if (hi < LPOW10[precision - 1]) {
+                e--;
+                continue;
+            }
+            // hi >= 10^15 > 2^53 / 9: for 16-17 digits hi >= 10^15, and every double from
+            // 2^53 up is an integer; 10^15..2^53 needs the check below
+            if (hi != Math.rint(hi)) {
+                return null;
+            }
+            double lo = Math.fma(a, p, -hi);
+            double fl = Math.floor(lo);
+            double frac = lo - fl;
+            long digits = (long) hi + (long) fl;
+            if (frac > 0.5 || (frac == 0.5 && (digits & 1) != 0)) {
+                digits++;
+            }
+            if (digits < LPOW10[precision - 1]) {
+                return null; // the exact product fell just below the range: rare, take the exact path
+            }
             if (digits == LPOW10[precision]) {
                 digits = LPOW10[precision - 1];
                 e++;

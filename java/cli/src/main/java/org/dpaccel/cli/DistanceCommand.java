@@ -166,39 +166,43 @@ final class DistanceCommand implements Callable<Integer> {
     }
 
     private static void writeCounts(PrintStream ps, List<String> iids, DistanceCounts c, int n) {
-        ps.print("#IID1\tIID2\tNSNP\tIBS0\tIBS1\tIBS2\tHETHET\tHET1_HOM2\tHET2_HOM1\n");
-        StringBuilder sb = new StringBuilder(256);
+        AsciiLines w = new AsciiLines(ps);
+        w.ascii("#IID1\tIID2\tNSNP\tIBS0\tIBS1\tIBS2\tHETHET\tHET1_HOM2\tHET2_HOM1\n");
+        byte[][] names = new byte[n][];
+        for (int k = 0; k < n; k++) {
+            names[k] = AsciiLines.encode(iids.get(k));
+        }
         long pair = 0;
         for (int i = 0; i < n; i++) {
             for (int j = i + 1; j < n; j++, pair++) {
-                sb.setLength(0);
-                sb.append(iids.get(i)).append('\t').append(iids.get(j));
+                w.bytes(names[i]).ch('\t').bytes(names[j]);
                 for (int k = 0; k < DistanceCounts.FIELDS; k++) {
-                    sb.append('\t').append(c.get(pair, k));
+                    w.ch('\t').num(c.get(pair, k));
                 }
-                ps.append(sb).print('\n');
+                w.ch('\n');
             }
         }
+        w.flush();
     }
 
     private static void writeSquare(PrintStream ps, DistanceMetric m, DistanceCounts c, int n, int digits) {
-        StringBuilder sb = new StringBuilder(16 * n);
-        String diagonal = CFormat.g(m.diagonal(), digits);
+        AsciiLines w = new AsciiLines(ps);
+        byte[] diagonal = AsciiLines.encode(CFormat.g(m.diagonal(), digits));
         for (int i = 0; i < n; i++) {
-            sb.setLength(0);
             for (int j = 0; j < n; j++) {
                 if (j > 0) {
-                    sb.append('\t');
+                    w.ch('\t');
                 }
                 if (i == j) {
-                    sb.append(diagonal);
+                    w.bytes(diagonal);
                 } else {
                     int a = Math.min(i, j), b = Math.max(i, j);
                     // the triangle holds (a, b) with a het/hom first; every metric is symmetric
-                    sb.append(CFormat.g(m.value(c, DistanceCounts.triangleIndex(n, a, b), c.variantsUsed()), digits));
+                    w.ascii(CFormat.g(m.value(c, DistanceCounts.triangleIndex(n, a, b), c.variantsUsed()), digits));
                 }
             }
-            ps.append(sb).print('\n');
+            w.ch('\n');
         }
+        w.flush();
     }
 }

@@ -171,7 +171,21 @@ class DistanceCommandTest {
                 case 2 -> v = rnd.nextGaussian() * Math.pow(10, rnd.nextInt(30) - 15);
                 default -> v = Math.round(rnd.nextDouble() * 1e7) / 1e7; // near ties at 6 digits
             }
-            for (int p : new int[] {6, 10, 15}) {
+            for (int p : new int[] {6, 10, 15, 16, 17}) {
+                assertEquals(CFormat.exact(v, p), CFormat.g(v, p), v + " at %." + p + "g");
+            }
+        }
+        // 17 digits near their rounding boundaries: decimal values with 17-18 significant
+        // digits ending in 5 (the double nearest is just above or below the tie), the metrics'
+        // own shapes (ratios of counts), and powers of two (exact ties are possible there)
+        for (int i = 0; i < 200_000; i++) {
+            double v = switch (i % 4) {
+                case 0 -> Double.parseDouble("0." + (10_000_000_000_000_000L + (Math.abs(rnd.nextLong()) % 90_000_000_000_000_000L)) + "5");
+                case 1 -> 1.0 - (rnd.nextInt(400_000) + 2 * rnd.nextInt(100_000)) / (2.0 * (rnd.nextInt(100_000) + 1));
+                case 2 -> Math.scalb(1.0, rnd.nextInt(80) - 60) * (rnd.nextBoolean() ? 1 : -1);
+                default -> (rnd.nextInt(97_000) + 1) / (double) (rnd.nextInt(97_000) + 1) * (rnd.nextInt(200_000) + 1);
+            };
+            for (int p : new int[] {16, 17}) {
                 assertEquals(CFormat.exact(v, p), CFormat.g(v, p), v + " at %." + p + "g");
             }
         }
