@@ -208,7 +208,7 @@ static void expand_out(uint32_t *dst, const uint32_t *src, int64_t n, int nt)
 }
 
 /* Streaming stores are weakly ordered: fence them before the part reports done. */
-static void copy_out_fence(int nt)
+static void expand_out_fence(int nt)
 {
 #if defined(__x86_64__) && defined(__SSE2__)
     if (nt) _mm_sfence();
@@ -283,7 +283,7 @@ static void scatter_part(void *arg, int part, int nparts)
             }
         }
     }
-    copy_out_fence(S->nt);
+    expand_out_fence(S->nt);
     S->done[part] = done;
 }
 

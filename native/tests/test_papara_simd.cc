@@ -51,6 +51,19 @@ const Isa ISAS[] = {
 
 void PrintTo(const Isa &i, std::ostream *os) { *os << i.name; }
 
+// Valid random scores: gaps -6..0, match 0..5, a flagged site's penalty below -match.
+dpa_papara_params random_params(std::mt19937_64 &rng)
+{
+    dpa_papara_params p;
+    dpa_papara_params_init(&p);
+    std::uniform_int_distribution<int> g(-6, 0), m(0, 5), c(-8, -1);
+    p.gap_open = g(rng);
+    p.gap_extend = g(rng);
+    p.match = m(rng);
+    do p.match_cgap = c(rng); while (p.match + p.match_cgap >= 0);
+    return p;
+}
+
 class PaparaSimd : public ::testing::TestWithParam<Isa> {
   protected:
     void SetUp() override
@@ -124,13 +137,7 @@ TEST_P(PaparaSimd, RandomParameters)
     SCOPED_TRACE("seed " + std::to_string(seed) + " (DPA_TEST_SEED to repeat)");
     std::mt19937_64 rng(seed);
     for (int round = 0; round < 12; round++) {
-        dpa_papara_params p;
-        dpa_papara_params_init(&p);
-        std::uniform_int_distribution<int> g(-6, 0), m(0, 5), c(-8, -1);
-        p.gap_open = g(rng);
-        p.gap_extend = g(rng);
-        p.match = m(rng);
-        do p.match_cgap = c(rng); while (p.match + p.match_cgap >= 0);
+        const dpa_papara_params p = random_params(rng);
         ppt::Batch b = ppt::random_batch(rng, 1 + round * 5, 1 + round * 17, 4, 1, 90, 0.3);
         same(b, p);
     }
@@ -289,13 +296,7 @@ TEST(PaparaTraceback8, EqualsScalarReadByRead)
     for (int round = 0; round < 60; round++) {
         dpa_papara_params p;
         dpa_papara_params_init(&p);
-        if (round % 3) {
-            std::uniform_int_distribution<int> g(-6, 0), m(0, 5), c(-8, -1);
-            p.gap_open = g(rng);
-            p.gap_extend = g(rng);
-            p.match = m(rng);
-            do p.match_cgap = c(rng); while (p.match + p.match_cgap >= 0);
-        }
+        if (round % 3) p = random_params(rng);
         std::uniform_int_distribution<int> ns(1, 400), nl(1, 8), rl(1, 120);
         const int lanes = nl(rng);
         const int rmax = round % 4 == 0 ? 3 : rl(rng);

@@ -31,10 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the worker destroys the process) while the job runs. Its tasks are lost and rerun on the
  * other executor; the output must equal the single-machine {@code dpaccel distance --counts}
  * byte for byte, with only finished parts and {@code _SUCCESS} in the parts folder.
- *
- * <p>The executors' launcher needs a Spark home; a Maven build has none, so the executors get
- * {@code SPARK_TESTING=1} (the launcher then accepts a home without jars) and the class path
- * and JVM options of this test's JVM.
+ * ({@link LocalSpark#cluster} says how the executors start without a Spark home.)
  */
 class SparkExecutorKillTest {
     @Test
@@ -45,17 +42,7 @@ class SparkExecutorKillTest {
         SparkDistanceTest.write(prefix, new Random(seed));
         Path single = SparkDistanceTest.runSingleMachine(prefix, dir);
 
-        String javaOptions = System.getProperty("dpaccel.spark.java.options", "").replaceAll("\\s+", " ").trim();
-        SparkConf conf = new SparkConf().setMaster("local-cluster[2,1,1024]").setAppName("SparkExecutorKillTest")
-            .set("spark.ui.enabled", "false")
-            .set("spark.driver.host", "127.0.0.1")
-            .set("spark.driver.bindAddress", "127.0.0.1")
-            .set("spark.executor.extraClassPath", System.getProperty("java.class.path"))
-            .set("spark.executor.extraJavaOptions", javaOptions)
-            .set("spark.executorEnv.SPARK_TESTING", "1")
-            .set("spark.executorEnv.SPARK_SCALA_VERSION", scala.util.Properties.versionNumberString()
-                .replaceAll("^(\\d+\\.\\d+).*", "$1"))
-            .set("spark.task.maxFailures", "4");
+        SparkConf conf = LocalSpark.cluster("SparkExecutorKillTest", 2).set("spark.task.maxFailures", "4");
         AtomicReference<String> victim = new AtomicReference<>();
         Set<String> removed = ConcurrentHashMap.newKeySet();
         CountDownLatch started = new CountDownLatch(1);

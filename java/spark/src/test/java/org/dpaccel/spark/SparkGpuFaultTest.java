@@ -40,16 +40,7 @@ class SparkGpuFaultTest {
         SparkDistanceTest.write(prefix, new Random(seed));
         Path single = SparkDistanceTest.runSingleMachine(prefix, dir);
 
-        String javaOptions = System.getProperty("dpaccel.spark.java.options", "").replaceAll("\\s+", " ").trim();
-        SparkConf conf = new SparkConf().setMaster("local-cluster[1,1,1024]").setAppName("SparkGpuFaultTest")
-            .set("spark.ui.enabled", "false")
-            .set("spark.driver.host", "127.0.0.1")
-            .set("spark.driver.bindAddress", "127.0.0.1")
-            .set("spark.executor.extraClassPath", System.getProperty("java.class.path"))
-            .set("spark.executor.extraJavaOptions", javaOptions)
-            .set("spark.executorEnv.SPARK_TESTING", "1")
-            .set("spark.executorEnv.SPARK_SCALA_VERSION", scala.util.Properties.versionNumberString()
-                .replaceAll("^(\\d+\\.\\d+).*", "$1"))
+        SparkConf conf = LocalSpark.cluster("SparkGpuFaultTest", 1)
             .set("spark.executorEnv.DPACCEL_CUDA_LIB", lib.toString())
             .set("spark.executorEnv.DPACCEL_BACKEND", "gpu")
             .set("spark.task.maxFailures", "1"); // a failed task fails the job: no retry hides an error
