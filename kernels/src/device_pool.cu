@@ -48,6 +48,10 @@ dpa_status dpa_cuda_dev_init(dpa_cuda_dev *d, int cuda_id, int index, dpa_cuda_e
                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                (int)need));
     }
+    for (int32_t c = 0; c < DPA_PHMM_SHARED_CLASSES; c++)
+        DPA_CUDA_TRY(err, cudaFuncSetAttribute(dpa_phmm_kernel_shared(c),
+                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               (int)dpa_phmm_smem_shared(c)));
     /* 10^(-q/10), computed on the host exactly as the CPU reference does */
     for (int q = 0; q < 128; q++) err_table[q] = pow(10.0, -0.1 * (double)q);
     DPA_CUDA_TRY(err, cudaMalloc((void **)&d->d_err, sizeof err_table));

@@ -50,6 +50,28 @@ typedef struct dpa_phmm_wdesc {
     int64_t scratch; /* offset of its boundary rows, in cells (multi-pass only) */
 } dpa_phmm_wdesc;
 
+/* Prefix sharing (docs/pairhmm.md, "Prefix sharing"; pairhmm_shared_kernel.cu): a shared warp
+ * task is up to 32 / DPA_PHMM_SHARED_G reads of one region that walk the region's haplotypes
+ * in its plan's order. Pairs of (group g's read, haplotype h of the region) are pdesc
+ * shared_first + pbase[g] + h (the pairs of one read are consecutive, in haplotype order). */
+#define DPA_PHMM_SHARED_G 8
+/* Checkpoint slots a region's plan may keep live at once (more are dropped: exact, less
+ * shared); one slot per resident warp holds 3 R + 1 floats per lane. */
+#define DPA_PHMM_SHARED_SLOTS 8
+/* Read classes of the shared kernel: rows per thread 16 (reads of at most 128 rows) and
+ * DPA_PHMM_SHORT8_R (at most 160); longer reads take the all-pairs kernels. */
+#define DPA_PHMM_SHARED_CLASSES 2
+typedef struct dpa_phmm_swdesc {
+    int32_t pbase[32 / DPA_PHMM_SHARED_G];
+    int32_t count; /* reads (groups in use) */
+    int32_t k;     /* haplotypes of the region (plan positions) */
+    int32_t plan;  /* offset of the region's plan in splan (int32 words) */
+    int32_t pad_;
+} dpa_phmm_swdesc;
+/* A region's plan in splan: per position p, 5 words {h, resume, load slot, first save,
+ * end of saves}, then the saves as (column, slot) word pairs, indexed from plan + 5 k. */
+#define DPA_PHMM_PLAN_WORDS 5
+
 /* Arguments of every PairHMM kernel (passed by value). */
 typedef struct dpa_phmm_kargs {
     const uint32_t *rdata;
@@ -66,6 +88,13 @@ typedef struct dpa_phmm_kargs {
     int32_t num_pairs;          /* pairs of the chunk */
     int32_t max_hap;            /* double pass: scratch cells per warp = max_hap + 1 */
     const double *err;          /* 128 entries: 10^(-q/10) */
+    /* shared kernel only */
+    const dpa_phmm_swdesc *swarps; /* this launch's shared warp tasks */
+    int32_t num_swarps;
+    int32_t shared_first;       /* pdesc index of the first shared pair */
+    const int32_t *splan;       /* the regions' plans */
+    float *ckpt;                /* checkpoint slots: ckpt_warp floats per resident warp */
+    int64_t ckpt_warp;
 } dpa_phmm_kargs;
 
 /* Result-slot markers (NaN payloads no result takes: a float result is log10 of a sum
@@ -138,6 +167,11 @@ const void *dpa_phmm_kernel_f32(int32_t cfg);
 const void *dpa_phmm_kernel_f64(void);
 /* Shared memory a float kernel needs for its prior table. */
 size_t dpa_phmm_smem_f32(int32_t cfg);
+/* The prefix-sharing kernel of read class cls (0: 16 rows per thread, 1: 20), its rows per
+ * thread and its shared memory. Defined in pairhmm_shared_kernel.cu. */
+const void *dpa_phmm_kernel_shared(int32_t cls);
+int32_t dpa_phmm_shared_rows(int32_t cls);
+size_t dpa_phmm_smem_shared(int32_t cls);
 #ifdef __cplusplus
 }
 #endif

@@ -19,6 +19,7 @@
 
 #include "backend_internal.h"
 #include "pairhmm_cuda.h"
+#include "pairhmm_share.h"
 
 #define ALIGN_UP(x) (((x) + 255) & ~(size_t)255)
 /* Memory the double pass may take for boundary rows (it sizes its grid to fit). */
@@ -320,18 +321,23 @@ static void radix_sort(uint32_t *key, uint32_t *val, uint32_t *tk, uint32_t *tv,
 
 /* Layout of one chunk in the pinned buffer and on the device. */
 typedef struct chunk_layout {
-    size_t rdata, rgcp, hcode, pairs, warps, count, res, h2d_end, d2h_end;
-    size_t flags, scratch, dscratch, dev_end;
+    size_t rdata, rgcp, hcode, pairs, swarps, splan, warps, count, res, h2d_end, d2h_end;
+    size_t flags, scratch, dscratch, ckpt, dev_end;
 } chunk_layout;
 
+/* sh: the shared warp tasks' and plans' bounds (the same in both layouts of a chunk, so
+ * what is packed before the final layout stays in place); ckpt_floats: checkpoint slots */
 static void layout_of(chunk_layout *lo, int64_t read_pos_total, int64_t hap_pos_total, int64_t n,
-                      int64_t nwarps, int64_t scratch_cells, int64_t dwarps, int32_t max_hap)
+                      int64_t nwarps, int64_t scratch_cells, int64_t dwarps, int32_t max_hap,
+                      const dpa_phmm_share *sh, int64_t ckpt_floats)
 {
     lo->rdata = 0;
     lo->rgcp = ALIGN_UP(lo->rdata + (size_t)read_pos_total * 4);
     lo->hcode = ALIGN_UP(lo->rgcp + (size_t)read_pos_total);
     lo->pairs = ALIGN_UP(lo->hcode + (size_t)hap_pos_total);
-    lo->warps = ALIGN_UP(lo->pairs + (size_t)n * sizeof(dpa_phmm_pdesc));
+    lo->swarps = ALIGN_UP(lo->pairs + (size_t)n * sizeof(dpa_phmm_pdesc));
+    lo->splan = ALIGN_UP(lo->swarps + (size_t)sh->swarps_max * sizeof(dpa_phmm_swdesc));
+    lo->warps = ALIGN_UP(lo->splan + (size_t)sh->words_max * 4);
     lo->count = ALIGN_UP(lo->warps + (size_t)nwarps * sizeof(dpa_phmm_wdesc));
     lo->res = lo->count + 256;
     lo->h2d_end = lo->res;
@@ -339,7 +345,8 @@ static void layout_of(chunk_layout *lo, int64_t read_pos_total, int64_t hap_pos_
     lo->flags = ALIGN_UP(lo->d2h_end);
     lo->scratch = ALIGN_UP(lo->flags + (size_t)n * 4);
     lo->dscratch = ALIGN_UP(lo->scratch + (size_t)scratch_cells * 16);
-    lo->dev_end = lo->dscratch + (size_t)dwarps * (size_t)(max_hap + 1) * 32;
+    lo->ckpt = ALIGN_UP(lo->dscratch + (size_t)dwarps * (size_t)(max_hap + 1) * 32);
+    lo->dev_end = lo->ckpt + (size_t)ckpt_floats * 4;
 }
 
 /* Large chunks split their per-read and per-pair loops over the device's host team:
@@ -405,6 +412,10 @@ static void pack_reads_part(void *arg, int part, int np)
 }
 
 #define CFG_WIDE 15 /* sort-key class of pairs that run in double only */
+/* Sort key of the pairs of the prefix-sharing kernel: after every float configuration,
+ * before every double-only key (which have a nonzero passes field), and equal for all of
+ * them, so the stable sort keeps them in task order (pairhmm_share.h's pair bases). */
+#define KEY_SHARED ((uint32_t)CFG_WIDE << 12)
 
 /* The per-pair loops of a chunk, split into parts. */
 typedef struct pair_job {
@@ -412,13 +423,14 @@ typedef struct pair_job {
     const dpa_cuda_slot *s;
     const dpa_phmm_task *tasks;
     const uint8_t *tcfg;
+    const uint8_t *shared; /* per task: runs the prefix-sharing kernel; NULL: none does */
     int tshift, use_float, uniform, r32;
     int64_t n;
     uint32_t *key, *idx;
     dpa_phmm_pdesc *pairs;
     const double *res;
     double *out;
-    int64_t nwide[DPA_TEAM_MAX];
+    int64_t nwide[DPA_TEAM_MAX], nshared[DPA_TEAM_MAX];
 } pair_job;
 
 static void keys_part(void *arg, int part, int np)
@@ -426,9 +438,15 @@ static void keys_part(void *arg, int part, int np)
     pair_job *j = (pair_job *)arg;
     const dpa_pairhmm_batch *batch = j->batch;
     const dpa_phmm_task *tasks = j->tasks;
-    int64_t nwide = 0;
+    int64_t nwide = 0, nshared = 0;
     const int64_t k1 = part_begin(j->n, part + 1, np);
     for (int64_t k = part_begin(j->n, part, np); k < k1; k++) {
+        if (j->shared && j->shared[k]) { /* never a double-only pair (pairhmm_share.h) */
+            j->key[k] = KEY_SHARED;
+            j->idx[k] = (uint32_t)k;
+            nshared++;
+            continue;
+        }
         const int64_t L = batch->read_lengths[tasks[k].read];
         const int64_t hn = batch->hap_lengths[tasks[k].hap];
         int32_t c = (j->tcfg[k] >> j->tshift) & 15;
@@ -441,7 +459,8 @@ static void keys_part(void *arg, int part, int np)
         }
         const int64_t dgr = DPA_PHMM_DOUBLE_G * DPA_PHMM_DOUBLE_R;
         int64_t passes = c == CFG_WIDE ? (L + dgr - 1) / dgr : dpa_phmm_passes(c, L);
-        if (passes > 16) passes = 16;
+        /* at most 15 for CFG_WIDE: its keys stay above KEY_SHARED */
+        if (passes > (c == CFG_WIDE ? 15 : 16)) passes = c == CFG_WIDE ? 15 : 16;
         if (passes < 1) passes = 1;
         int64_t hq = hn >> 2;
         if (hq > 255) hq = 255;
@@ -452,6 +471,7 @@ static void keys_part(void *arg, int part, int np)
         j->idx[k] = (uint32_t)k;
     }
     j->nwide[part] = nwide;
+    j->nshared[part] = nshared;
 }
 
 static void desc_part(void *arg, int part, int np)
@@ -527,6 +547,11 @@ typedef struct chunk_run {
     uint32_t *key, *idx;        /* per pair: sort key and index, sorted by radix_sort */
     pair_job pj;
     int64_t nwide, nfloat;      /* pairs in double only; the others run the float pass */
+    int share;                  /* this chunk may run the prefix-sharing kernel */
+    dpa_phmm_share sh;          /* its regions, warp tasks and plans */
+    uint8_t *shared;            /* per task: runs the prefix-sharing kernel */
+    int64_t nplain;             /* float pairs of the all-pairs kernels: [0, nplain) */
+    int64_t sgrid, ckpt_floats; /* shared kernel: blocks of its persistent grid; slots */
     int32_t cfg_first_warp[DPA_PHMM_NUM_KERN + 1];
     double cfg_work[DPA_PHMM_NUM_KERN];
     int64_t nwarps, scratch_cells, dwarps;
@@ -540,11 +565,12 @@ static dpa_status pack_inputs(chunk_run *c, dpa_cuda_err *err)
 {
     dpa_status status;
     const int64_t n = c->n;
-    uint8_t *hs = (uint8_t *)dpa_cuda_slot_scratch(c->s, (size_t)n * 4 * 4);
+    uint8_t *hs = (uint8_t *)dpa_cuda_slot_scratch(c->s, (size_t)n * 4 * 4 + (size_t)n);
     if (!hs) return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "CUDA pairhmm: host scratch");
     c->key = (uint32_t *)hs;
     c->idx = c->key + n;
-    layout_of(&c->lo, c->read_pos_total, c->hap_pos_total, n, n, 0, 0, c->max_hap);
+    c->shared = hs + (size_t)n * 16;
+    layout_of(&c->lo, c->read_pos_total, c->hap_pos_total, n, n, 0, 0, c->max_hap, &c->sh, 0);
     if ((status = dpa_cuda_slot_reserve(c->s, 0, c->lo.d2h_end, err)) != DPA_OK) return status;
     c->h = (uint8_t *)c->s->hbuf;
     const uint8_t *lut = base_lut();
@@ -577,6 +603,7 @@ static void sort_pairs(chunk_run *c, const uint8_t *tcfg)
     pj->s = c->s;
     pj->tasks = c->tasks;
     pj->tcfg = tcfg;
+    pj->shared = c->sh.nshared > 0 ? c->shared : NULL;
     pj->tshift = c->tshift;
     pj->use_float = c->use_float;
     pj->uniform = c->b->uniform;
@@ -587,7 +614,9 @@ static void sort_pairs(chunk_run *c, const uint8_t *tcfg)
     pj->pairs = (dpa_phmm_pdesc *)(c->h + c->lo.pairs);
     dpa_cuda_team_run(c->d, keys_part, pj, c->pair_parts);
     c->nwide = 0;
-    for (int p = 0; p < c->pair_parts; p++) c->nwide += pj->nwide[p];
+    int64_t nshared = 0;
+    for (int p = 0; p < c->pair_parts; p++) c->nwide += pj->nwide[p], nshared += pj->nshared[p];
+    c->nplain = n - c->nwide - nshared;
     if (c->b->timing) c->tm[2] = dpa_cuda_now_s();
     radix_sort(c->key, c->idx, tk, tv, n);
     c->nfloat = n - c->nwide;
@@ -604,11 +633,11 @@ static void plan_warps(chunk_run *c)
     for (int32_t k = 0; k < DPA_PHMM_NUM_KERN; k++) c->cfg_work[k] = 0;
     dpa_phmm_wdesc *warps = (dpa_phmm_wdesc *)(c->h + c->lo.warps);
     int64_t nwarps = 0, scratch_cells = 0;
-    for (int64_t k = 0; k < c->nfloat; nwarps++) {
+    for (int64_t k = 0; k < c->nplain; nwarps++) {
         const int32_t cf = (int32_t)(c->key[k] >> 12);
         const int32_t G = dpa_phmm_cfgs[cf].g, P = 32 / G;
         int64_t e = k + 1;
-        while (e < c->nfloat && e - k < P && (int32_t)(c->key[e] >> 12) == cf) e++;
+        while (e < c->nplain && e - k < P && (int32_t)(c->key[e] >> 12) == cf) e++;
         /* true passes (the key caps at 16) and the longest haplotype (pairs with fewer
          * passes sort later and may have longer haplotypes) */
         int64_t mp = 0, hmax = 0;
@@ -636,6 +665,13 @@ static void plan_warps(chunk_run *c)
     while (dwarps > 4 && (size_t)dwarps * (size_t)(c->max_hap + 1) * 32 > DPA_F64_SCRATCH_BUDGET)
         dwarps /= 2;
     c->dwarps = (dwarps + 3) / 4 * 4;
+    /* shared kernel: a persistent grid of at most 3 blocks per SM (its occupancy), each
+     * warp with its checkpoint slots */
+    const int64_t nsw = c->sh.nswarps[0] + c->sh.nswarps[1];
+    c->sgrid = (nsw + 3) / 4 < (int64_t)c->d->sms * 3 ? (nsw + 3) / 4 : (int64_t)c->d->sms * 3;
+    c->ckpt_floats = nsw > 0 ? c->sgrid * 4 * DPA_PHMM_SHARED_SLOTS *
+                                   (3 * (int64_t)DPA_PHMM_SHORT8_R + 1) * 32
+                             : 0;
 }
 
 /* Step 4: the final layout (count/res move down to the real warp table's end), device and
@@ -644,7 +680,7 @@ static dpa_status reserve_final(chunk_run *c, dpa_cuda_err *err)
 {
     dpa_status status;
     layout_of(&c->lo, c->read_pos_total, c->hap_pos_total, c->n, c->nwarps, c->scratch_cells,
-              c->dwarps, c->max_hap);
+              c->dwarps, c->max_hap, &c->sh, c->ckpt_floats);
     if ((status = dpa_cuda_slot_reserve(c->s, c->lo.dev_end, c->lo.d2h_end, err)) != DPA_OK)
         return status;
     *(int32_t *)(c->h + c->lo.count) = 0; /* the device's counter: the H2D copy covers it */
@@ -678,6 +714,11 @@ static dpa_phmm_kargs kernel_args(const chunk_run *c)
     a.max_hap = c->max_hap;
     a.err = c->d->d_err;
     a.scratch = dv + lo->scratch;
+    a.swarps = (const dpa_phmm_swdesc *)(dv + lo->swarps);
+    a.shared_first = (int32_t)c->nplain;
+    a.splan = (const int32_t *)(dv + lo->splan);
+    a.ckpt = (float *)(dv + lo->ckpt);
+    a.ckpt_warp = (int64_t)DPA_PHMM_SHARED_SLOTS * (3 * DPA_PHMM_SHORT8_R + 1) * 32;
     return a;
 }
 
@@ -689,9 +730,27 @@ static dpa_status launch_float(chunk_run *c, const dpa_phmm_kargs *a, dpa_cuda_e
     dpa_status status = DPA_OK;
     dpa_cuda_slot *s = c->s;
     uint8_t *dv = (uint8_t *)s->dbuf;
+    const int sh_on = c->sh.nswarps[0] + c->sh.nswarps[1] > 0;
     if (c->b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[0], s->stream));
     DPA_CUDA_TRY(err, cudaMemcpyAsync(dv, c->h, c->lo.h2d_end, cudaMemcpyHostToDevice, s->stream));
     if (c->b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[1], s->stream));
+    /* the prefix-sharing kernel's classes, on the main stream (one set of checkpoint
+     * slots); the all-pairs launches below overlap them on the aux streams, which start
+     * from the copy (fork) */
+    if (s->naux > 0) DPA_CUDA_TRY(err, cudaEventRecord(s->fork, s->stream));
+    for (int32_t cls = 0, w0 = 0; cls < DPA_PHMM_SHARED_CLASSES; cls++) {
+        const int32_t nw = (int32_t)c->sh.nswarps[cls];
+        if (nw == 0) continue;
+        dpa_phmm_kargs ka = *a;
+        ka.swarps = a->swarps + w0;
+        ka.num_swarps = nw;
+        w0 += nw;
+        void *args[] = { &ka };
+        const int64_t blocks = (nw + 3) / 4 < c->sgrid ? (nw + 3) / 4 : c->sgrid;
+        DPA_CUDA_TRY(err, cudaLaunchKernel(dpa_phmm_kernel_shared(cls), dim3((unsigned)blocks),
+                                           dim3(DPA_PHMM_BLOCK), args,
+                                           dpa_phmm_smem_shared(cls), s->stream));
+    }
     {
         int32_t order[DPA_PHMM_NUM_KERN], nl = 0, used = 0;
         for (int32_t k = 0; k < DPA_PHMM_NUM_KERN; k++)
@@ -702,15 +761,15 @@ static dpa_status launch_float(chunk_run *c, const dpa_phmm_kargs *a, dpa_cuda_e
                 order[j] = order[j - 1];
                 order[j - 1] = t;
             }
-        if (nl > 1 && s->naux > 0) DPA_CUDA_TRY(err, cudaEventRecord(s->fork, s->stream));
         for (int32_t i = 0; i < nl; i++) {
             const int32_t k = order[i];
             const int32_t w0 = c->cfg_first_warp[k], nw = c->cfg_first_warp[k + 1] - w0;
             cudaStream_t st = s->stream;
-            if (i > 0 && s->naux > 0) {
-                const int q = (i - 1) % s->naux;
+            const int ia = i + (sh_on ? 1 : 0); /* the shared kernel holds the main stream */
+            if (ia > 0 && s->naux > 0) {
+                const int q = (ia - 1) % s->naux;
                 st = s->aux[q];
-                if (i - 1 < s->naux) {
+                if (ia - 1 < s->naux) {
                     DPA_CUDA_TRY(err, cudaStreamWaitEvent(st, s->fork, 0));
                     used = q + 1;
                 }
@@ -810,39 +869,39 @@ static void log_chunk_timing(const chunk_run *c, int64_t flagged)
     for (int e = 0; e < 4; e++) cudaEventElapsedTime(&g[e], c->s->ev[e], c->s->ev[e + 1]);
     dpa_cuda_log(c->b, DPA_LOG_DEBUG,
                  "dpaccel cuda timing: pairs %lld (double-only %lld, flagged %lld)%s "
-                 "reads %lld haps %lld warps %lld cfgs %s%s host parts %d | host ms: pack %.3f "
+                 "reads %lld haps %lld warps %lld cfgs %s%s shared %lld pairs %lld+%lld warps "
+                 "%.1f%% of their cells host parts %d | host ms: pack %.3f "
                  "keys %.3f radix %.3f desc %.3f warps %.3f submit %.3f wait %.3f scatter %.3f "
                  "| gpu ms: h2d %.3f (%.2f MB) float %.3f double %.3f d2h %.3f",
                  (long long)c->n, (long long)c->nwide, (long long)flagged,
                  c->direct ? " direct" : "", (long long)c->nur, (long long)c->nuh,
-                 (long long)c->nwarps, cfgs_used, c->tshift ? " (latency)" : "", c->parts,
+                 (long long)c->nwarps, cfgs_used, c->tshift ? " (latency)" : "",
+                 (long long)c->sh.nshared, (long long)c->sh.nswarps[0],
+                 (long long)c->sh.nswarps[1],
+                 c->sh.cells > 0 ? 100.0 * (double)c->sh.cells_computed / (double)c->sh.cells : 0.0,
+                 c->parts,
                  (tm[1] - tm[0]) * 1e3, (tm[2] - tm[1]) * 1e3, (tm[3] - tm[2]) * 1e3,
                  (tm[4] - tm[3]) * 1e3, (tm[5] - tm[4]) * 1e3, (tm[6] - tm[5]) * 1e3,
                  (tm[7] - tm[6]) * 1e3, (tm[8] - tm[7]) * 1e3, g[0], c->lo.h2d_end * 1e-6, g[1],
                  g[2], g[3]);
 }
 
-/* One chunk: tasks[0..n) of the call, tcfg[k] the configuration of tasks[k]. The steps:
- * pack the inputs, sort the pairs into warp order, plan the warps, reserve the final
- * layout, launch the float pass, finish with the double pass, scatter the results. */
-static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
-                            const dpa_pairhmm_batch *batch, const dpa_phmm_task *tasks,
-                            const uint8_t *tcfg, int tshift, int64_t n, int64_t read_pos_total,
-                            int64_t hap_pos_total, int64_t nur, int64_t nuh, int32_t max_hap,
-                            int32_t precision, double *out, int64_t *double_recomputes,
-                            dpa_cuda_err *err)
+/* The steps of one chunk: pack the inputs, plan the sharing regions, sort the pairs into
+ * warp order, plan the warps, reserve the final layout, launch the float pass, finish with
+ * the double pass, scatter the results. */
+static dpa_status run_chunk_steps(chunk_run *cp, const uint8_t *tcfg, double *out,
+                                  int64_t *double_recomputes, dpa_cuda_err *err)
 {
     dpa_status status;
-    chunk_run c;
-    memset(&c, 0, sizeof c);
-    c.b = b, c.d = d, c.s = s, c.batch = batch, c.tasks = tasks, c.tshift = tshift, c.n = n;
-    c.read_pos_total = read_pos_total, c.hap_pos_total = hap_pos_total, c.nur = nur, c.nuh = nuh;
-    c.max_hap = max_hap;
-    c.parts = n >= TEAM_MIN_PAIRS || read_pos_total >= TEAM_MIN_READ_POS ? phmm_parts(d) : 1;
-    c.pair_parts = n >= TEAM_MIN_PAIRS ? c.parts : 1;
-    c.use_float = precision != DPA_PRECISION_DOUBLE;
-    if (b->timing) c.tm[0] = dpa_cuda_now_s();
+    chunk_run &c = *cp; /* (C++: the launcher is a .cu file) */
+    const dpa_cuda_backend *b = c.b;
+    dpa_cuda_dev *d = c.d;
     if ((status = pack_inputs(&c, err)) != DPA_OK) return status;
+    if (c.sh.nregions > 0 &&
+        dpa_phmm_share_plan(c.batch, c.tasks, c.n, c.s->rwide, c.s->hwide, &c.sh, c.shared,
+                            (dpa_phmm_swdesc *)(c.h + c.lo.swarps),
+                            (int32_t *)(c.h + c.lo.splan)) != DPA_OK)
+        return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "CUDA pairhmm: host scratch");
     if (b->timing) c.tm[1] = dpa_cuda_now_s();
     sort_pairs(&c, tcfg);
     if (b->timing) c.tm[4] = dpa_cuda_now_s();
@@ -863,6 +922,37 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
         log_chunk_timing(&c, flagged);
     }
     return DPA_OK;
+}
+
+/* One chunk: tasks[0..n) of the call, tcfg[k] the configuration of tasks[k]: the scan for
+ * regions that may share prefixes, then the steps above. */
+static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,
+                            const dpa_pairhmm_batch *batch, const dpa_phmm_task *tasks,
+                            const uint8_t *tcfg, int tshift, int64_t n, int64_t read_pos_total,
+                            int64_t hap_pos_total, int64_t nur, int64_t nuh, int32_t max_hap,
+                            int32_t precision, double *out, int64_t *double_recomputes,
+                            dpa_cuda_err *err)
+{
+    dpa_status status;
+    chunk_run c;
+    memset(&c, 0, sizeof c);
+    c.b = b, c.d = d, c.s = s, c.batch = batch, c.tasks = tasks, c.tshift = tshift, c.n = n;
+    c.read_pos_total = read_pos_total, c.hap_pos_total = hap_pos_total, c.nur = nur, c.nuh = nuh;
+    c.max_hap = max_hap;
+    c.parts = n >= TEAM_MIN_PAIRS || read_pos_total >= TEAM_MIN_READ_POS ? phmm_parts(d) : 1;
+    c.pair_parts = n >= TEAM_MIN_PAIRS ? c.parts : 1;
+    c.use_float = precision != DPA_PRECISION_DOUBLE;
+    /* sharing lengthens a warp's task (it walks a region's haplotypes one after the other),
+     * so chunks that run the shortest-latency configurations do not share */
+    c.share = b->share && c.use_float && tshift == 0;
+    if (b->timing) c.tm[0] = dpa_cuda_now_s();
+    if (c.share && dpa_phmm_share_scan(batch, tasks, n, &c.sh) != DPA_OK) {
+        dpa_phmm_share_free(&c.sh);
+        return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "CUDA pairhmm: host scratch");
+    }
+    status = run_chunk_steps(&c, tcfg, out, double_recomputes, err);
+    dpa_phmm_share_free(&c.sh);
+    return status;
 }
 
 dpa_status dpa_cuda_pairhmm_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda_slot *s,

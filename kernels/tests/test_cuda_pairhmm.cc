@@ -471,3 +471,89 @@ TEST(CudaPairHmm, ShortPathsAroundTheirLimitsGiveTheSameBits)
             << "cfg " << cfg << " differs bitwise from the default configuration";
     }
 }
+
+// Prefix sharing (pairhmm_shared_kernel.cu): HaplotypeCaller-shaped regions (SNP haplotypes
+// of equal lengths, indels, duplicates; reads in both read classes of the shared kernel, up
+// to 128 and 129-160 rows) plus what must not share or must leave the float pass: reads of
+// more than 160 rows, a read and a haplotype with a letter outside the float table, a read
+// whose mm = 0 (ins + del error >= 1), reads whose float sum underflows (double pass), a
+// region of 60 haplotypes (more checkpoints than slots), regions of one read (a warp with
+// three idle groups). Every result must carry exactly the bits of the all-pairs kernels
+// (DPACCEL_PAIRHMM_PREFIX=0), whole and cut into small chunks (regions split between
+// chunks), within 1e-4 of the double reference, and the timing lines must show shared pairs.
+TEST(CudaPairHmm, PrefixSharingGivesTheAllPairsBits)
+{
+    {
+        Backend probe;
+        DPA_REQUIRE_GPU(probe);
+    }
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    dpa_test::Batch batch;
+    for (int g = 0; g < 24; g++)
+        dpa_test::make_region(rng, batch, 2 + (int)(rng() % 23), 1 + (int)(rng() % 30),
+                              250 + (int)(rng() % 200), g % 3 == 0 ? 110 : 151);
+    dpa_test::make_region(rng, batch, 60, 9, 400, 151);
+    dpa_test::make_region(rng, batch, 5, 1, 300, 151);
+    dpa_test::make_region(rng, batch, 8, 7, 450, 151);
+    batch.reads.back() = dpa_test::gatk_read(rng, batch.haps.back(), 200); /* > 160 rows */
+    batch.reads[batch.reads.size() - 2].bases[70] = 'R';
+    {
+        dpa_test::Read &r = batch.reads[batch.reads.size() - 3];
+        for (size_t i = 0; i < r.ins.size(); i++) r.ins[i] = 1, r.del[i] = 2; /* mm = 0 */
+        dpa_test::Read u = dpa_test::random_read(rng, 151, 40, 40); /* underflows in float */
+        batch.reads[batch.reads.size() - 4] = u;
+    }
+    dpa_test::make_region(rng, batch, 6, 9, 300, 151);
+    batch.haps[batch.haps.size() - 2][100] = 'Y';
+    dpa_pairhmm_batch b = batch.view();
+    std::vector<dpa_phmm_task> tasks; /* the engine's order: groups, read-major */
+    {
+        int32_t r0 = 0, h0 = 0;
+        for (size_t g = 0; g < batch.group_reads.size(); g++) {
+            for (int32_t r = 0; r < batch.group_reads[g]; r++)
+                for (int32_t h = 0; h < batch.group_haps[g]; h++)
+                    tasks.push_back({ r0 + r, h0 + h, (int64_t)tasks.size() });
+            r0 += batch.group_reads[g];
+            h0 += batch.group_haps[g];
+        }
+    }
+    const auto want = reference(b, tasks, DPA_PRECISION_DOUBLE);
+    ScopedEnv lat("DPACCEL_CUDA_LATENCY", "0"); /* latency chunks never share */
+    std::vector<double> plain;
+    int64_t rec_plain = 0;
+    {
+        ScopedEnv off("DPACCEL_PAIRHMM_PREFIX", "0");
+        Backend bk;
+        ASSERT_TRUE(bk.b) << bk.why;
+        plain = gpu(bk, b, tasks, DPA_PRECISION_FLOAT_THEN_DOUBLE, &rec_plain);
+    }
+    expect_close(plain, want, 1e-4, seed, "all-pairs kernels");
+    EXPECT_GT(rec_plain, 0) << "no pair took the double pass: the test lost its underflow reads";
+    for (const char *chunk : { "", "200000" }) {
+        ScopedEnv cb("DPACCEL_CUDA_CHUNK_BYTES", chunk);
+        ScopedEnv tm("DPACCEL_CUDA_TIMING", "1");
+        Backend bk;
+        ASSERT_TRUE(bk.b) << bk.why;
+        testing::internal::CaptureStderr();
+        int64_t rec = 0;
+        auto got = gpu(bk, b, tasks, DPA_PRECISION_FLOAT_THEN_DOUBLE, &rec);
+        const std::string log = testing::internal::GetCapturedStderr();
+        EXPECT_EQ(0, std::memcmp(plain.data(), got.data(), got.size() * 8))
+            << "chunk bytes '" << chunk << "': shared results differ bitwise from all-pairs";
+        for (size_t k = 0; k < got.size(); k++)
+            if (std::memcmp(&plain[k], &got[k], 8) != 0) {
+                ADD_FAILURE() << "first difference at result " << k << ": " << got[k]
+                              << " vs " << plain[k];
+                break;
+            }
+        EXPECT_EQ(rec, rec_plain) << "double recomputes";
+        int64_t shared = 0, chunks = 0;
+        for (size_t at = log.find(" shared "); at != std::string::npos;
+             at = log.find(" shared ", at + 1), chunks++)
+            shared += std::atoll(log.c_str() + at + 8);
+        EXPECT_GT(shared, (int64_t)tasks.size() / 2) << log;
+        if (chunk[0]) EXPECT_GT(chunks, 1) << "the small chunk budget did not split the call";
+    }
+}

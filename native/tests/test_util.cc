@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -136,6 +137,34 @@ Read random_read(std::mt19937_64 &rng, int len, int qmin, int qmax)
         r.gcp.push_back((uint8_t)q(rng));
     }
     return r;
+}
+
+void make_region(std::mt19937_64 &rng, Batch &b, int nhaps, int nreads, int ref_len,
+                 int read_len)
+{
+    const std::string ref = dpa_test::random_bases(rng, ref_len);
+    const int h0 = (int)b.haps.size();
+    b.haps.push_back(ref);
+    for (int h = 1; h < nhaps; h++) {
+        std::string x = b.haps[h0 + (int)(rng() % h)];  // derived from an earlier one
+        const int kind = (int)(rng() % 6);
+        const size_t pos = rng() % x.size();
+        if (kind < 4) {
+            x[pos] = "ACGT"[(std::string("ACGT").find(x[pos]) + 1 + rng() % 3) % 4];
+        } else if (kind == 4) {
+            x.insert(pos, dpa_test::random_bases(rng, 1 + (int)(rng() % 6)));
+        } else if (x.size() > 10) {
+            x.erase(pos, std::min<size_t>(1 + rng() % 6, x.size() - pos - 1));
+        }
+        b.haps.push_back(x);
+    }
+    for (int r = 0; r < nreads; r++) {
+        const std::string &hap = b.haps[h0 + (int)(rng() % nhaps)];
+        int len = std::min<int>((int)hap.size(), r % 4 == 0 ? 40 + (int)(rng() % (read_len - 39)) : read_len);
+        b.reads.push_back(dpa_test::gatk_read(rng, hap, len));
+    }
+    b.group_reads.push_back(nreads);
+    b.group_haps.push_back(nhaps);
 }
 
 Read uniform_read(const std::string &bases, uint8_t q, uint8_t ins, uint8_t del, uint8_t gcp)

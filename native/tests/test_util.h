@@ -52,6 +52,12 @@ struct Batch {
 Read gatk_read(std::mt19937_64 &rng, const std::string &hap, int len);
 std::string random_bases(std::mt19937_64 &rng, int len, const char *alphabet = "ACGT");
 Read random_read(std::mt19937_64 &rng, int len, int qmin, int qmax);
+// A region as HaplotypeCaller builds one, appended to b as one group: a reference window
+// and haplotypes carrying a few SNPs (same length, long shared prefixes) and indels (other
+// lengths), some duplicates; reads drawn from the haplotypes with errors (every fourth one
+// shorter, 40..read_len).
+void make_region(std::mt19937_64 &rng, Batch &b, int nhaps, int nreads, int ref_len,
+                 int read_len);
 // A read with the same base quality / GOPs / GCP at every position.
 Read uniform_read(const std::string &bases, uint8_t q, uint8_t ins, uint8_t del, uint8_t gcp);
 
