@@ -132,8 +132,13 @@ static dpa_status be_open(int32_t max_devices, const dpa_cuda_host *host, dpa_cu
         b->poll = po && *po ? (*po != '0') : 1;
         const char *un = getenv("DPACCEL_CUDA_UNIFORM");
         b->uniform = un && *un ? (*un != '0') : 1;
-        const char *pf = getenv("DPACCEL_PAIRHMM_PREFIX");
-        b->share = pf && *pf ? (*pf != '0') : 1;
+        /* opt-in: exact, but slower than the all-pairs kernels on every batch measured
+         * (docs/pairhmm.md, "Prefix sharing on the GPU") */
+        const char *pf = getenv("DPACCEL_CUDA_PREFIX");
+        b->share = pf && *pf && *pf != '0';
+        b->share_levels = (int32_t)env_size("DPACCEL_CUDA_SHARE_LEVELS", 8);
+        const char *sr = getenv("DPACCEL_CUDA_SHARE_RATIO");
+        b->share_ratio = sr && *sr ? atof(sr) : 0.9;
         const char *tm = getenv("DPACCEL_CUDA_TIMING");
         const char *xc = getenv("DPACCEL_CUDA_XDROP_COPY");
         b->xdrop_copy = xc && !strcmp(xc, "range") ? 0 : xc && !strcmp(xc, "gather") ? 1 : -1;

@@ -126,9 +126,11 @@ struct dpa_cuda_backend {
                          * the copy-back path / the direct path for every chunk */
     int32_t uniform;    /* 1 (default): pairs whose reads qualify run the uniform-coefficient
                          * kernels; DPACCEL_CUDA_UNIFORM=0 keeps them on the per-row ones */
-    int32_t share;      /* 1 (default): a region's equal-length haplotypes share their
-                         * prefix columns (pairhmm_share.h); DPACCEL_PAIRHMM_PREFIX=0 (the
-                         * engine's knob, read here too) computes every cell */
+    int32_t share;      /* DPACCEL_CUDA_PREFIX=1: a region's equal-length haplotypes share
+                         * their prefix columns (pairhmm_share.h); 0 (default): every cell */
+    int32_t share_levels; /* levels of a region's checkpoint tree (DPACCEL_CUDA_SHARE_LEVELS) */
+    double share_ratio; /* a region shares when its estimated lane work is below this
+                         * fraction of the all-pairs kernels' (DPACCEL_CUDA_SHARE_RATIO) */
     int32_t poll;       /* direct path: 1 (default) spins on the result slots in mapped
                          * memory, 0 (DPACCEL_CUDA_POLL=0) waits with cudaStreamSynchronize */
     uint8_t *cfg_tab;   /* [L * 1024 + n] for L, n < 1024: chosen configuration, 0xff =

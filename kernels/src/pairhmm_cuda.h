@@ -50,27 +50,26 @@ typedef struct dpa_phmm_wdesc {
     int64_t scratch; /* offset of its boundary rows, in cells (multi-pass only) */
 } dpa_phmm_wdesc;
 
-/* Prefix sharing (docs/pairhmm.md, "Prefix sharing"; pairhmm_shared_kernel.cu): a shared warp
- * task is up to 32 / DPA_PHMM_SHARED_G reads of one region that walk the region's haplotypes
- * in its plan's order. Pairs of (group g's read, haplotype h of the region) are pdesc
- * shared_first + pbase[g] + h (the pairs of one read are consecutive, in haplotype order). */
+/* Prefix sharing (docs/pairhmm.md, "Prefix sharing"; pairhmm_share.h, pairhmm_shared_kernel.cu).
+ * Every shared pair is a task of its own, as in the all-pairs kernels, run by a group of
+ * DPA_PHMM_SHARED_G threads; it may start from a checkpoint column that another pair of the
+ * same read saves in the same launch (each thread waits for its part of the entry: a ready
+ * flag) and may save checkpoints while it passes their columns. A checkpoint is one entry
+ * of DPA_PHMM_ENTRY_FLOATS floats: per thread of the group, R rows of M, I, D and the
+ * running sum of the last row. */
 #define DPA_PHMM_SHARED_G 8
-/* Checkpoint slots a region's plan may keep live at once (more are dropped: exact, less
- * shared); one slot per resident warp holds 3 R + 1 floats per lane. */
-#define DPA_PHMM_SHARED_SLOTS 8
 /* Read classes of the shared kernel: rows per thread 16 (reads of at most 128 rows) and
  * DPA_PHMM_SHORT8_R (at most 160); longer reads take the all-pairs kernels. */
 #define DPA_PHMM_SHARED_CLASSES 2
-typedef struct dpa_phmm_swdesc {
-    int32_t pbase[32 / DPA_PHMM_SHARED_G];
-    int32_t count; /* reads (groups in use) */
-    int32_t k;     /* haplotypes of the region (plan positions) */
-    int32_t plan;  /* offset of the region's plan in splan (int32 words) */
-    int32_t pad_;
-} dpa_phmm_swdesc;
-/* A region's plan in splan: per position p, 5 words {h, resume, load slot, first save,
- * end of saves}, then the saves as (column, slot) word pairs, indexed from plan + 5 k. */
-#define DPA_PHMM_PLAN_WORDS 5
+#define DPA_PHMM_ENTRY_FLOATS ((3 * DPA_PHMM_SHORT8_R + 1) * DPA_PHMM_SHARED_G)
+typedef struct dpa_phmm_sdesc {
+    int32_t resume;       /* first column already known (0: none) */
+    int32_t load;         /* its checkpoint, an entry index relative to ebase; -1: none */
+    int32_t save0, save1; /* its saves: (column, entry relative to ebase) word pairs
+                           * [save0, save1) of ssaves, ascending columns */
+    int32_t ebase;        /* the read's first checkpoint entry */
+    int32_t pad_[3];
+} dpa_phmm_sdesc;
 
 /* Arguments of every PairHMM kernel (passed by value). */
 typedef struct dpa_phmm_kargs {
@@ -88,13 +87,12 @@ typedef struct dpa_phmm_kargs {
     int32_t num_pairs;          /* pairs of the chunk */
     int32_t max_hap;            /* double pass: scratch cells per warp = max_hap + 1 */
     const double *err;          /* 128 entries: 10^(-q/10) */
-    /* shared kernel only */
-    const dpa_phmm_swdesc *swarps; /* this launch's shared warp tasks */
-    int32_t num_swarps;
-    int32_t shared_first;       /* pdesc index of the first shared pair */
-    const int32_t *splan;       /* the regions' plans */
-    float *ckpt;                /* checkpoint slots: ckpt_warp floats per resident warp */
-    int64_t ckpt_warp;
+    /* shared kernel only: pdescs [shared_first, shared_first + shared pairs) have sdescs */
+    int32_t shared_first;
+    const dpa_phmm_sdesc *sdesc;
+    const int32_t *ssaves;
+    float *ckpt;                /* checkpoint entries */
+    int32_t *ready;             /* per entry and thread of a group: 1 once it is written */
 } dpa_phmm_kargs;
 
 /* Result-slot markers (NaN payloads no result takes: a float result is log10 of a sum
@@ -168,7 +166,8 @@ const void *dpa_phmm_kernel_f64(void);
 /* Shared memory a float kernel needs for its prior table. */
 size_t dpa_phmm_smem_f32(int32_t cfg);
 /* The prefix-sharing kernel of read class cls (0: 16 rows per thread, 1: 20), its rows per
- * thread and its shared memory. Defined in pairhmm_shared_kernel.cu. */
+ * thread and its shared memory. Defined in pairhmm_shared_kernel.cu. Its warp tasks are
+ * dpa_phmm_wdesc (first pdesc, count, steps = longest new part + G - 1, passes 1). */
 const void *dpa_phmm_kernel_shared(int32_t cls);
 int32_t dpa_phmm_shared_rows(int32_t cls);
 size_t dpa_phmm_smem_shared(int32_t cls);

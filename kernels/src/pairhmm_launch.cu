@@ -321,12 +321,13 @@ static void radix_sort(uint32_t *key, uint32_t *val, uint32_t *tk, uint32_t *tv,
 
 /* Layout of one chunk in the pinned buffer and on the device. */
 typedef struct chunk_layout {
-    size_t rdata, rgcp, hcode, pairs, swarps, splan, warps, count, res, h2d_end, d2h_end;
-    size_t flags, scratch, dscratch, ckpt, dev_end;
+    size_t rdata, rgcp, hcode, pairs, sdesc, ssaves, warps, count, res, h2d_end, d2h_end;
+    size_t flags, scratch, dscratch, ready, ckpt, dev_end;
 } chunk_layout;
 
-/* sh: the shared warp tasks' and plans' bounds (the same in both layouts of a chunk, so
- * what is packed before the final layout stays in place); ckpt_floats: checkpoint slots */
+/* sh: the bounds of the shared pairs' descriptors and saves (the same in both layouts of
+ * a chunk, so what is packed before the final layout stays in place); ckpt_floats: their
+ * checkpoint entries */
 static void layout_of(chunk_layout *lo, int64_t read_pos_total, int64_t hap_pos_total, int64_t n,
                       int64_t nwarps, int64_t scratch_cells, int64_t dwarps, int32_t max_hap,
                       const dpa_phmm_share *sh, int64_t ckpt_floats)
@@ -335,9 +336,9 @@ static void layout_of(chunk_layout *lo, int64_t read_pos_total, int64_t hap_pos_
     lo->rgcp = ALIGN_UP(lo->rdata + (size_t)read_pos_total * 4);
     lo->hcode = ALIGN_UP(lo->rgcp + (size_t)read_pos_total);
     lo->pairs = ALIGN_UP(lo->hcode + (size_t)hap_pos_total);
-    lo->swarps = ALIGN_UP(lo->pairs + (size_t)n * sizeof(dpa_phmm_pdesc));
-    lo->splan = ALIGN_UP(lo->swarps + (size_t)sh->swarps_max * sizeof(dpa_phmm_swdesc));
-    lo->warps = ALIGN_UP(lo->splan + (size_t)sh->words_max * 4);
+    lo->sdesc = ALIGN_UP(lo->pairs + (size_t)n * sizeof(dpa_phmm_pdesc));
+    lo->ssaves = ALIGN_UP(lo->sdesc + (size_t)sh->pairs_max * sizeof(dpa_phmm_sdesc));
+    lo->warps = ALIGN_UP(lo->ssaves + (size_t)sh->saves_max * 8);
     lo->count = ALIGN_UP(lo->warps + (size_t)nwarps * sizeof(dpa_phmm_wdesc));
     lo->res = lo->count + 256;
     lo->h2d_end = lo->res;
@@ -345,7 +346,9 @@ static void layout_of(chunk_layout *lo, int64_t read_pos_total, int64_t hap_pos_
     lo->flags = ALIGN_UP(lo->d2h_end);
     lo->scratch = ALIGN_UP(lo->flags + (size_t)n * 4);
     lo->dscratch = ALIGN_UP(lo->scratch + (size_t)scratch_cells * 16);
-    lo->ckpt = ALIGN_UP(lo->dscratch + (size_t)dwarps * (size_t)(max_hap + 1) * 32);
+    lo->ready = ALIGN_UP(lo->dscratch + (size_t)dwarps * (size_t)(max_hap + 1) * 32);
+    lo->ckpt = ALIGN_UP(lo->ready + (size_t)(ckpt_floats / DPA_PHMM_ENTRY_FLOATS) *
+                                        DPA_PHMM_SHARED_G * 4);
     lo->dev_end = lo->ckpt + (size_t)ckpt_floats * 4;
 }
 
@@ -548,10 +551,15 @@ typedef struct chunk_run {
     pair_job pj;
     int64_t nwide, nfloat;      /* pairs in double only; the others run the float pass */
     int share;                  /* this chunk may run the prefix-sharing kernel */
-    dpa_phmm_share sh;          /* its regions, warp tasks and plans */
+    dpa_phmm_share sh;          /* its regions and shared pairs */
     uint8_t *shared;            /* per task: runs the prefix-sharing kernel */
     int64_t nplain;             /* float pairs of the all-pairs kernels: [0, nplain) */
-    int64_t sgrid, ckpt_floats; /* shared kernel: blocks of its persistent grid; slots */
+    int32_t *sorder;            /* shared pairs (indices into sh.sp) in pdesc order */
+    int64_t nswarps;            /* shared warp tasks, after the all-pairs ones */
+    int32_t nseg;               /* shared launches: one per read class */
+    int32_t seg_cls[DPA_PHMM_SHARED_CLASSES];
+    int64_t seg_w0[DPA_PHMM_SHARED_CLASSES];
+    int64_t seg_nw[DPA_PHMM_SHARED_CLASSES];
     int32_t cfg_first_warp[DPA_PHMM_NUM_KERN + 1];
     double cfg_work[DPA_PHMM_NUM_KERN];
     int64_t nwarps, scratch_cells, dwarps;
@@ -624,6 +632,99 @@ static void sort_pairs(chunk_run *c, const uint8_t *tcfg)
     dpa_cuda_team_run(c->d, desc_part, pj, c->pair_parts);
 }
 
+/* Checkpoint entries of one chunk at most (~1.9 KB each); regions beyond it do not share. */
+#define DPA_PHMM_SHARE_ENTRY_BYTES ((size_t)256 << 20)
+
+/* Step 2b: the shared pairs in launch order: the read classes apart, level by level inside
+ * a class (a pair's checkpoint comes from a lower level, whose warps the GPU dispatches
+ * first), the longest new parts first inside a level (two stable counting sorts); their
+ * pdescs go to [nplain, nplain + nshared) and their sdescs beside them. */
+static dpa_status order_shared(chunk_run *c, dpa_cuda_err *err)
+{
+    const dpa_phmm_share *sh = &c->sh;
+    const int64_t ns = sh->nshared;
+    int32_t *tmp = (int32_t *)malloc(sizeof *tmp * 2 * (size_t)ns);
+    if (!tmp) return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "CUDA pairhmm: host scratch");
+    free(c->sorder);
+    c->sorder = tmp;
+    int32_t *a = tmp + ns;
+    enum { NB = 256, NK = DPA_PHMM_SHARE_LEVELS * DPA_PHMM_SHARED_CLASSES };
+    int64_t cnt[NB];
+    memset(cnt, 0, sizeof cnt);
+    for (int64_t i = 0; i < ns; i++) cnt[NB - 1 - (sh->sp[i].n2 >> 2 < NB ? sh->sp[i].n2 >> 2 : NB - 1)]++;
+    for (int64_t b = 0, o = 0; b < NB; b++) {
+        const int64_t v = cnt[b];
+        cnt[b] = o;
+        o += v;
+    }
+    for (int64_t i = 0; i < ns; i++)
+        a[cnt[NB - 1 - (sh->sp[i].n2 >> 2 < NB ? sh->sp[i].n2 >> 2 : NB - 1)]++] = (int32_t)i;
+    int64_t ck[NK];
+    memset(ck, 0, sizeof ck);
+    for (int64_t i = 0; i < ns; i++)
+        ck[sh->sp[i].cls * DPA_PHMM_SHARE_LEVELS + sh->sp[i].level]++;
+    for (int64_t b = 0, o = 0; b < NK; b++) {
+        const int64_t v = ck[b];
+        ck[b] = o;
+        o += v;
+    }
+    for (int64_t q = 0; q < ns; q++) {
+        const dpa_phmm_spair *p = &sh->sp[a[q]];
+        c->sorder[ck[p->cls * DPA_PHMM_SHARE_LEVELS + p->level]++] = a[q];
+    }
+    dpa_phmm_pdesc *pairs = c->pj.pairs + c->nplain;
+    dpa_phmm_sdesc *sd = (dpa_phmm_sdesc *)(c->h + c->lo.sdesc);
+    for (int64_t i = 0; i < ns; i++) {
+        const dpa_phmm_spair *p = &sh->sp[c->sorder[i]];
+        const dpa_phmm_task *t = &c->tasks[p->task];
+        pairs[i].read_off = c->s->rpos[t->read];
+        pairs[i].read_len = c->batch->read_lengths[t->read];
+        pairs[i].hap_off = c->s->hpos[t->hap];
+        pairs[i].hap_len = c->batch->hap_lengths[t->hap];
+        pairs[i].res = p->task;
+        pairs[i].pad_ = 0;
+        sd[i] = p->sd;
+    }
+    return DPA_OK;
+}
+
+/* The shared warp tasks (after the all-pairs ones, at dst): four pairs of one level and
+ * read class a warp, one launch per read class. */
+static void plan_shared_warps(chunk_run *c, dpa_phmm_wdesc *dst)
+{
+    const dpa_phmm_share *sh = &c->sh;
+    const int64_t ns = sh->nshared, w_base = c->nwarps;
+    const int32_t G = DPA_PHMM_SHARED_G, P = 32 / G;
+    int64_t nw = 0;
+    c->nseg = 0;
+    for (int64_t i = 0; i < ns;) {
+        const dpa_phmm_spair *p0 = &sh->sp[c->sorder[i]];
+        const int64_t w0 = nw;
+        int64_t e = i; /* the class's pairs: [i, e) */
+        while (e < ns && sh->sp[c->sorder[e]].cls == p0->cls) e++;
+        for (int64_t q = i; q < e; nw++) {
+            const int lv = sh->sp[c->sorder[q]].level;
+            int64_t m = 1;
+            while (m < P && q + m < e && sh->sp[c->sorder[q + m]].level == lv) m++;
+            int32_t n2max = 0;
+            for (int64_t u = q; u < q + m; u++)
+                if (sh->sp[c->sorder[u]].n2 > n2max) n2max = sh->sp[c->sorder[u]].n2;
+            dst[nw].first = (int32_t)(c->nplain + q);
+            dst[nw].count = (int32_t)m;
+            dst[nw].steps = n2max + G - 1;
+            dst[nw].passes = 1;
+            dst[nw].scratch = 0;
+            q += m;
+        }
+        c->seg_cls[c->nseg] = p0->cls;
+        c->seg_w0[c->nseg] = w_base + w0;
+        c->seg_nw[c->nseg] = nw - w0;
+        c->nseg++;
+        i = e;
+    }
+    c->nswarps = nw;
+}
+
 /* Step 3: warp tasks (float pairs only; those of one configuration are consecutive), the
  * lane work per configuration (launch order), and the double pass's persistent grid. */
 static void plan_warps(chunk_run *c)
@@ -665,13 +766,7 @@ static void plan_warps(chunk_run *c)
     while (dwarps > 4 && (size_t)dwarps * (size_t)(c->max_hap + 1) * 32 > DPA_F64_SCRATCH_BUDGET)
         dwarps /= 2;
     c->dwarps = (dwarps + 3) / 4 * 4;
-    /* shared kernel: a persistent grid of at most 3 blocks per SM (its occupancy), each
-     * warp with its checkpoint slots */
-    const int64_t nsw = c->sh.nswarps[0] + c->sh.nswarps[1];
-    c->sgrid = (nsw + 3) / 4 < (int64_t)c->d->sms * 3 ? (nsw + 3) / 4 : (int64_t)c->d->sms * 3;
-    c->ckpt_floats = nsw > 0 ? c->sgrid * 4 * DPA_PHMM_SHARED_SLOTS *
-                                   (3 * (int64_t)DPA_PHMM_SHORT8_R + 1) * 32
-                             : 0;
+    plan_shared_warps(c, warps + nwarps);
 }
 
 /* Step 4: the final layout (count/res move down to the real warp table's end), device and
@@ -679,8 +774,10 @@ static void plan_warps(chunk_run *c)
 static dpa_status reserve_final(chunk_run *c, dpa_cuda_err *err)
 {
     dpa_status status;
-    layout_of(&c->lo, c->read_pos_total, c->hap_pos_total, c->n, c->nwarps, c->scratch_cells,
-              c->dwarps, c->max_hap, &c->sh, c->ckpt_floats);
+    layout_of(&c->lo, c->read_pos_total, c->hap_pos_total, c->n, c->nwarps + c->nswarps,
+              c->scratch_cells,
+              c->dwarps, c->max_hap, &c->sh,
+              c->sh.nentries * (int64_t)DPA_PHMM_ENTRY_FLOATS);
     if ((status = dpa_cuda_slot_reserve(c->s, c->lo.dev_end, c->lo.d2h_end, err)) != DPA_OK)
         return status;
     *(int32_t *)(c->h + c->lo.count) = 0; /* the device's counter: the H2D copy covers it */
@@ -714,11 +811,11 @@ static dpa_phmm_kargs kernel_args(const chunk_run *c)
     a.max_hap = c->max_hap;
     a.err = c->d->d_err;
     a.scratch = dv + lo->scratch;
-    a.swarps = (const dpa_phmm_swdesc *)(dv + lo->swarps);
     a.shared_first = (int32_t)c->nplain;
-    a.splan = (const int32_t *)(dv + lo->splan);
+    a.sdesc = (const dpa_phmm_sdesc *)(dv + lo->sdesc);
+    a.ssaves = (const int32_t *)(dv + lo->ssaves);
     a.ckpt = (float *)(dv + lo->ckpt);
-    a.ckpt_warp = (int64_t)DPA_PHMM_SHARED_SLOTS * (3 * DPA_PHMM_SHORT8_R + 1) * 32;
+    a.ready = (int32_t *)(dv + lo->ready);
     return a;
 }
 
@@ -730,59 +827,56 @@ static dpa_status launch_float(chunk_run *c, const dpa_phmm_kargs *a, dpa_cuda_e
     dpa_status status = DPA_OK;
     dpa_cuda_slot *s = c->s;
     uint8_t *dv = (uint8_t *)s->dbuf;
-    const int sh_on = c->sh.nswarps[0] + c->sh.nswarps[1] > 0;
     if (c->b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[0], s->stream));
     DPA_CUDA_TRY(err, cudaMemcpyAsync(dv, c->h, c->lo.h2d_end, cudaMemcpyHostToDevice, s->stream));
+    /* the shared pairs' checkpoint flags start "not ready" */
+    if (c->nseg > 0)
+        DPA_CUDA_TRY(err, cudaMemsetAsync(dv + c->lo.ready, 0, c->lo.ckpt - c->lo.ready, s->stream));
     if (c->b->timing) DPA_CUDA_TRY(err, cudaEventRecord(s->ev[1], s->stream));
-    /* the prefix-sharing kernel's classes, on the main stream (one set of checkpoint
-     * slots); the all-pairs launches below overlap them on the aux streams, which start
-     * from the copy (fork) */
-    if (s->naux > 0) DPA_CUDA_TRY(err, cudaEventRecord(s->fork, s->stream));
-    for (int32_t cls = 0, w0 = 0; cls < DPA_PHMM_SHARED_CLASSES; cls++) {
-        const int32_t nw = (int32_t)c->sh.nswarps[cls];
-        if (nw == 0) continue;
-        dpa_phmm_kargs ka = *a;
-        ka.swarps = a->swarps + w0;
-        ka.num_swarps = nw;
-        w0 += nw;
-        void *args[] = { &ka };
-        const int64_t blocks = (nw + 3) / 4 < c->sgrid ? (nw + 3) / 4 : c->sgrid;
-        DPA_CUDA_TRY(err, cudaLaunchKernel(dpa_phmm_kernel_shared(cls), dim3((unsigned)blocks),
-                                           dim3(DPA_PHMM_BLOCK), args,
-                                           dpa_phmm_smem_shared(cls), s->stream));
-    }
     {
-        int32_t order[DPA_PHMM_NUM_KERN], nl = 0, used = 0;
+        /* launches: the shared kernel's read classes first (their pairs wait on each other's
+         * checkpoints, so they start early), then the all-pairs configurations by lane-work
+         * estimate, descending */
+        struct launch { const void *fn; size_t smem; int64_t w0, nw; } L[DPA_PHMM_NUM_KERN + DPA_PHMM_SHARED_CLASSES];
+        int32_t nl = 0, used = 0;
+        for (int32_t i = 0; i < c->nseg; i++)
+            L[nl++] = (struct launch){ dpa_phmm_kernel_shared(c->seg_cls[i]),
+                                       dpa_phmm_smem_shared(c->seg_cls[i]), c->seg_w0[i],
+                                       c->seg_nw[i] };
+        int32_t order[DPA_PHMM_NUM_KERN], no = 0;
         for (int32_t k = 0; k < DPA_PHMM_NUM_KERN; k++)
-            if (c->cfg_first_warp[k + 1] > c->cfg_first_warp[k]) order[nl++] = k;
-        for (int32_t i = 1; i < nl; i++) /* by lane-work estimate, descending */
+            if (c->cfg_first_warp[k + 1] > c->cfg_first_warp[k]) order[no++] = k;
+        for (int32_t i = 1; i < no; i++)
             for (int32_t j = i; j > 0 && c->cfg_work[order[j]] > c->cfg_work[order[j - 1]]; j--) {
                 const int32_t t = order[j];
                 order[j] = order[j - 1];
                 order[j - 1] = t;
             }
-        for (int32_t i = 0; i < nl; i++) {
+        for (int32_t i = 0; i < no; i++) {
             const int32_t k = order[i];
-            const int32_t w0 = c->cfg_first_warp[k], nw = c->cfg_first_warp[k + 1] - w0;
+            L[nl++] = (struct launch){ dpa_phmm_kernel_f32(k), dpa_phmm_smem_f32(k),
+                                       c->cfg_first_warp[k],
+                                       c->cfg_first_warp[k + 1] - c->cfg_first_warp[k] };
+        }
+        /* the first on the main stream, the others round-robin on the aux streams */
+        if (nl > 1 && s->naux > 0) DPA_CUDA_TRY(err, cudaEventRecord(s->fork, s->stream));
+        for (int32_t i = 0; i < nl; i++) {
             cudaStream_t st = s->stream;
-            const int ia = i + (sh_on ? 1 : 0); /* the shared kernel holds the main stream */
-            if (ia > 0 && s->naux > 0) {
-                const int q = (ia - 1) % s->naux;
+            if (i > 0 && s->naux > 0) {
+                const int q = (i - 1) % s->naux;
                 st = s->aux[q];
-                if (ia - 1 < s->naux) {
+                if (i - 1 < s->naux) {
                     DPA_CUDA_TRY(err, cudaStreamWaitEvent(st, s->fork, 0));
                     used = q + 1;
                 }
             }
             dpa_phmm_kargs ka = *a;
-            ka.warps = (const dpa_phmm_wdesc *)(dv + c->lo.warps) + w0;
-            ka.num_warps = nw;
+            ka.warps = (const dpa_phmm_wdesc *)(dv + c->lo.warps) + L[i].w0;
+            ka.num_warps = (int32_t)L[i].nw;
             void *args[] = { &ka };
             const int wpb = DPA_PHMM_BLOCK / 32;
-            DPA_CUDA_TRY(err, cudaLaunchKernel(dpa_phmm_kernel_f32(k),
-                                               dim3((unsigned)((nw + wpb - 1) / wpb)),
-                                               dim3(DPA_PHMM_BLOCK), args,
-                                               dpa_phmm_smem_f32(k), st));
+            DPA_CUDA_TRY(err, cudaLaunchKernel(L[i].fn, dim3((unsigned)((L[i].nw + wpb - 1) / wpb)),
+                                               dim3(DPA_PHMM_BLOCK), args, L[i].smem, st));
         }
         for (int q = 0; q < used; q++) {
             DPA_CUDA_TRY(err, cudaEventRecord(s->join[q], s->aux[q]));
@@ -869,16 +963,16 @@ static void log_chunk_timing(const chunk_run *c, int64_t flagged)
     for (int e = 0; e < 4; e++) cudaEventElapsedTime(&g[e], c->s->ev[e], c->s->ev[e + 1]);
     dpa_cuda_log(c->b, DPA_LOG_DEBUG,
                  "dpaccel cuda timing: pairs %lld (double-only %lld, flagged %lld)%s "
-                 "reads %lld haps %lld warps %lld cfgs %s%s shared %lld pairs %lld+%lld warps "
-                 "%.1f%% of their cells host parts %d | host ms: pack %.3f "
+                 "reads %lld haps %lld warps %lld cfgs %s%s shared %lld pairs %lld warps %lld launches "
+                 "%.1f%% of their cells, %d levels host parts %d | host ms: pack %.3f "
                  "keys %.3f radix %.3f desc %.3f warps %.3f submit %.3f wait %.3f scatter %.3f "
                  "| gpu ms: h2d %.3f (%.2f MB) float %.3f double %.3f d2h %.3f",
                  (long long)c->n, (long long)c->nwide, (long long)flagged,
                  c->direct ? " direct" : "", (long long)c->nur, (long long)c->nuh,
                  (long long)c->nwarps, cfgs_used, c->tshift ? " (latency)" : "",
-                 (long long)c->sh.nshared, (long long)c->sh.nswarps[0],
-                 (long long)c->sh.nswarps[1],
+                 (long long)c->sh.nshared, (long long)c->nswarps, (long long)c->nseg,
                  c->sh.cells > 0 ? 100.0 * (double)c->sh.cells_computed / (double)c->sh.cells : 0.0,
+                 (int)c->sh.levels,
                  c->parts,
                  (tm[1] - tm[0]) * 1e3, (tm[2] - tm[1]) * 1e3, (tm[3] - tm[2]) * 1e3,
                  (tm[4] - tm[3]) * 1e3, (tm[5] - tm[4]) * 1e3, (tm[6] - tm[5]) * 1e3,
@@ -899,11 +993,11 @@ static dpa_status run_chunk_steps(chunk_run *cp, const uint8_t *tcfg, double *ou
     if ((status = pack_inputs(&c, err)) != DPA_OK) return status;
     if (c.sh.nregions > 0 &&
         dpa_phmm_share_plan(c.batch, c.tasks, c.n, c.s->rwide, c.s->hwide, &c.sh, c.shared,
-                            (dpa_phmm_swdesc *)(c.h + c.lo.swarps),
-                            (int32_t *)(c.h + c.lo.splan)) != DPA_OK)
+                            (int32_t *)(c.h + c.lo.ssaves)) != DPA_OK)
         return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "CUDA pairhmm: host scratch");
     if (b->timing) c.tm[1] = dpa_cuda_now_s();
     sort_pairs(&c, tcfg);
+    if (c.sh.nshared > 0 && (status = order_shared(&c, err)) != DPA_OK) return status;
     if (b->timing) c.tm[4] = dpa_cuda_now_s();
     plan_warps(&c);
     if ((status = reserve_final(&c, err)) != DPA_OK) return status;
@@ -950,8 +1044,12 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
         dpa_phmm_share_free(&c.sh);
         return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "CUDA pairhmm: host scratch");
     }
+    c.sh.ratio = b->share_ratio;
+    c.sh.levels_max = b->share_levels;
+    c.sh.entries_max = (int64_t)(DPA_PHMM_SHARE_ENTRY_BYTES / (DPA_PHMM_ENTRY_FLOATS * 4));
     status = run_chunk_steps(&c, tcfg, out, double_recomputes, err);
     dpa_phmm_share_free(&c.sh);
+    free(c.sorder);
     return status;
 }
 

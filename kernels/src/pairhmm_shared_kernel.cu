@@ -1,23 +1,26 @@
 /*
  * pairhmm_shared_kernel.cu — PairHMM with prefix sharing on the GPU: the columns that a
  * region's equal-length haplotypes share are computed once per read (why that is exact:
- * docs/pairhmm.md, "Prefix sharing"; the plan is built on the host, pairhmm_share.cu).
+ * docs/pairhmm.md, "Prefix sharing"; the plan, on the host: pairhmm_share.h).
  *
- * A warp of four groups of G = 8 threads takes up to four reads of one region and walks
- * the region's haplotypes in the plan's order, every group on the same haplotype at the
- * same time (all loops warp-uniform, as in phmm_f32). A read's rows, coefficients and
- * prior table are set up once for all its haplotypes. A haplotype that resumes at column
- * c starts its wavefront at column c + 1 from the checkpoint an earlier haplotype saved
- * there: each thread's R rows of M, I, D at column c and its last row's running sum. A
- * haplotype saves a checkpoint as the wavefront passes the column (thread t right after
- * it computed that column). Every cell is the same operation on the same operands as in
- * the all-pairs kernels and the sum is taken in the same column order, so every result
- * has the all-pairs kernels' bits (test_cuda_pairhmm).
+ * Each pair is a task of its own, as in phmm_f32 (a group of G = 8 threads, four pairs a
+ * warp, the same wavefront): the GPU keeps the all-pairs kernels' parallelism. A pair that
+ * resumes at column c starts its wavefront at column c + 1 from a checkpoint of column c
+ * that another pair of the same read saves as its wavefront passes that column: each
+ * thread's R rows of M, I, D and its last row's running sum, in one global-memory entry
+ * per (read, checkpoint). Thread t of the consumer reads only what thread t of the
+ * producer wrote, once that thread's ready flag is set, so a consumer starts while its
+ * producer is still running and the call takes about as long as its longest pair, not
+ * the sum of a chain of them.
  *
- * The grid is persistent: a warp takes shared warp tasks wid, wid + (warps of the grid),
- * ... and keeps its checkpoint slots in global memory (DPA_PHMM_SHARED_SLOTS x (3 R + 1)
- * floats per lane, ~60 KB per warp, L2-resident), written and read by the same lane:
- * no synchronisation beyond the warp's own order.
+ * Forward progress: a pair only waits on pairs of a lower level of the region's
+ * checkpoint tree, whose warps come earlier in the same launch (the launcher orders them
+ * so) and are therefore dispatched first; a producer never waits on its consumers. This
+ * is the ordering that single-pass GPU scans with decoupled look-back rely on.
+ *
+ * Every cell is the same operation on the same operands as in the all-pairs kernels and
+ * the sum is taken in the same column order, so every result has the all-pairs kernels'
+ * bits (test_cuda_pairhmm).
  */
 #include "pairhmm_device.cuh"
 
@@ -25,26 +28,40 @@ namespace {
 
 constexpr int SG = DPA_PHMM_SHARED_G;
 
-/* Floats of one checkpoint slot of a warp (per lane: R rows of M, I, D and the sum). */
-template <int R> __host__ __device__ constexpr int64_t slot_floats() { return (3 * R + 1) * 32; }
+/* Minimum resident blocks per SM (register cap 65536 / (128 * this)). 3 (168 registers,
+ * ~1 KB of spills per thread at R = 20) ran the kernel 2.3x slower than 2 on an H200
+ * (10s.in, every pair from column 0: 0.28-0.30 against 0.12-0.14 ms; docs/BENCHMARKS.md). */
+#ifndef DPA_PHMM_SHARED_MINB
+#define DPA_PHMM_SHARED_MINB 2
+#endif
 
-/* Saves the thread's rows when it has just computed the next save column (columns
- * relative to the haplotype's resume column, ascending, one save per column). */
+/* Float k of thread t in an entry (k < 3 R + 1: row r's M, I, D at 3 r .. 3 r + 2, the sum
+ * at 3 R): consecutive threads, consecutive floats. */
+__device__ __forceinline__ int64_t entry_at(int64_t e, int k, int t)
+{
+    return e * DPA_PHMM_ENTRY_FLOATS + (int64_t)k * SG + t;
+}
+
+/* Saves the thread's rows when it has just computed the next save column (columns relative
+ * to the pair's resume column). */
 template <int R> struct ckpt_saver {
-    float *ck;          /* the warp's slots, offset by the lane */
-    const int32_t *sv;  /* (column, slot) of the next save */
-    int left, col, resume;
+    float *ck;          /* the checkpoint entries */
+    int32_t *ready;     /* their flags */
+    const int32_t *sv;  /* (column, entry relative to ebase) of the next save */
+    int left, col, resume, ebase, t;
     __device__ __forceinline__ void operator()(int j, const rows<float, R, false> &w, float sum)
     {
         if (left > 0 && j == col) {
-            float *p = ck + (int64_t)sv[1] * slot_floats<R>();
+            const int64_t e = ebase + sv[1];
 #pragma unroll
             for (int r = 0; r < R; r++) {
-                p[(3 * r) * 32] = w.M[r];
-                p[(3 * r + 1) * 32] = w.I[r];
-                p[(3 * r + 2) * 32] = w.D[r];
+                ck[entry_at(e, 3 * r, t)] = w.M[r];
+                ck[entry_at(e, 3 * r + 1, t)] = w.I[r];
+                ck[entry_at(e, 3 * r + 2, t)] = w.D[r];
             }
-            p[3 * R * 32] = sum;
+            ck[entry_at(e, 3 * R, t)] = sum;
+            __threadfence(); /* the entry before its flag, for readers on other SMs */
+            atomicExch(ready + e * SG + t, 1);
             sv += 2;
             if (--left > 0) col = sv[0] - resume;
         }
@@ -52,72 +69,61 @@ template <int R> struct ckpt_saver {
 };
 
 template <int R>
-__global__ void __launch_bounds__(DPA_PHMM_BLOCK, 3) phmm_f32_shared(const dpa_phmm_kargs a)
+__global__ void __launch_bounds__(DPA_PHMM_BLOCK, DPA_PHMM_SHARED_MINB) phmm_f32_shared(const dpa_phmm_kargs a)
 {
     constexpr int G = SG;
     extern __shared__ float4 smem_tbl[];
     float4 *tbl = smem_tbl + threadIdx.x;
-    const int wid0 = blockIdx.x * (DPA_PHMM_BLOCK / 32) + threadIdx.x / 32;
-    const int nw = gridDim.x * (DPA_PHMM_BLOCK / 32);
+    const int wid = blockIdx.x * (DPA_PHMM_BLOCK / 32) + threadIdx.x / 32;
+    if (wid >= a.num_warps) return; /* whole warps only */
+    const dpa_phmm_wdesc w = a.warps[wid];
     const int lane = threadIdx.x & 31, g = lane / G, t = lane % G;
-    float *ck = a.ckpt + (int64_t)wid0 * a.ckpt_warp + lane;
-    for (int wi = wid0; wi < a.num_swarps; wi += nw) { /* warp-uniform */
-        const dpa_phmm_swdesc w = a.swarps[wi];
-        const bool active = g < w.count;
-        /* an unused group computes a copy of group 0's read and writes no result */
-        const int32_t base = a.shared_first + w.pbase[active ? g : 0];
-        const int32_t *plan = a.splan + w.plan;
-        const dpa_phmm_pdesc pr = a.pairs[base];
-        const int pad = G * R - pr.read_len, row0 = t * R;
-        rows<float, R, false> rw;
-        bool mm_zero = false;
-        load_rows<float, R, false, true>(a, pr, row0, pad, 0.0f, rw, tbl, mm_zero);
-        const unsigned votes = __ballot_sync(0xffffffffu, mm_zero);
-        const bool fold_ok = (votes & (((1u << G) - 1u) << (g * G))) == 0;
-        for (int p = 0; p < w.k; p++) {
-            const int32_t *pp = plan + DPA_PHMM_PLAN_WORDS * p;
-            const int h = pp[0], resume = pp[1], slot = pp[2], s0 = pp[3], s1 = pp[4];
-            const int32_t pidx = base + h;
-            const dpa_phmm_pdesc pd = a.pairs[pidx];
-            const int n = pd.hap_len, n2 = n - resume;
-            const float d0 = ptraits<float>::initial() / (float)n;
-            float sum = 0;
-            if (resume > 0) {
-                const float *q = ck + (int64_t)slot * slot_floats<R>();
+    const bool active = g < w.count;
+    /* an unused group computes a copy of group 0's pair and saves nothing */
+    const int32_t pidx = w.first + (active ? g : 0);
+    const dpa_phmm_pdesc pd = a.pairs[pidx];
+    const dpa_phmm_sdesc sd = a.sdesc[pidx - a.shared_first];
+    const int n = pd.hap_len, n2 = n - sd.resume;
+    const float d0 = ptraits<float>::initial() / (float)n;
+    const int pad = G * R - pd.read_len, row0 = t * R;
+    rows<float, R, false> rw;
+    bool mm_zero = false;
+    load_rows<float, R, false, true>(a, pd, row0, pad, d0, rw, tbl, mm_zero);
+    float sum = 0;
+    if (sd.load >= 0) {
+        const int64_t e = sd.ebase + sd.load;
+        const volatile int32_t *flag = a.ready + e * SG + t;
+        while (*flag == 0) __nanosleep(32);
+        __threadfence();
+        /* from L2 (__ldcg): the producer may have run on another SM */
 #pragma unroll
-                for (int r = 0; r < R; r++) {
-                    rw.M[r] = q[(3 * r) * 32];
-                    rw.I[r] = q[(3 * r + 1) * 32];
-                    rw.D[r] = q[(3 * r + 2) * 32];
-                }
-                sum = q[3 * R * 32];
-            } else {
-#pragma unroll
-                for (int r = 0; r < R; r++) {
-                    rw.M[r] = 0;
-                    rw.I[r] = 0;
-                    rw.D[r] = row0 + r - pad < 0 ? d0 : 0.0f; /* virtual rows copy row 0 */
-                }
-            }
-            if (n2 > 0) { /* n2 = 0: an identical haplotype, its sum is the checkpoint's */
-                const uint8_t *hap = a.hcode + pd.hap_off + resume;
-                const float pD0 = row0 - 1 < pad ? d0 : 0.0f;
-                if (s1 > s0) {
-                    const int32_t *sv = plan + DPA_PHMM_PLAN_WORDS * w.k + 2 * s0;
-                    ckpt_saver<R> save = { ck, sv, s1 - s0, sv[0] - resume, resume };
-                    sweep<float, G, R, false, true, false, false>(hap, n2, n2, d0, t, g,
-                                                                  n2 + G - 1, pD0, nullptr,
-                                                                  tbl, rw, sum, save);
-                } else {
-                    sweep<float, G, R, false, true, false, false>(hap, n2, n2, d0, t, g,
-                                                                  n2 + G - 1, pD0, nullptr,
-                                                                  tbl, rw, sum);
-                }
-            }
-            if (active && t == G - 1) put_f32(a, pidx, pd.res, sum, fold_ok);
-            __syncwarp(); /* this haplotype's saves before a later one's loads */
+        for (int r = 0; r < R; r++) {
+            rw.M[r] = __ldcg(a.ckpt + entry_at(e, 3 * r, t));
+            rw.I[r] = __ldcg(a.ckpt + entry_at(e, 3 * r + 1, t));
+            rw.D[r] = __ldcg(a.ckpt + entry_at(e, 3 * r + 2, t));
         }
+        sum = __ldcg(a.ckpt + entry_at(e, 3 * R, t));
     }
+    __syncwarp();
+    int nmin = n2; /* the shortest new part among the warp's groups */
+#pragma unroll
+    for (int o = 16; o >= G; o /= 2) nmin = min(nmin, __shfl_xor_sync(0xffffffffu, nmin, o));
+    const uint8_t *hap = a.hcode + pd.hap_off + sd.resume;
+    const float pD0 = row0 - 1 < pad ? d0 : 0.0f;
+    const int saves = active ? sd.save1 - sd.save0 : 0;
+    if (__any_sync(0xffffffffu, saves > 0)) { /* warp-uniform */
+        const int32_t *sv = a.ssaves + 2 * (int64_t)sd.save0;
+        ckpt_saver<R> save = { a.ckpt, a.ready, sv, saves, saves > 0 ? sv[0] - sd.resume : 0,
+                               sd.resume, sd.ebase, t };
+        sweep<float, G, R, false, true, false, false>(hap, n2, nmin, d0, t, g, w.steps, pD0,
+                                                      nullptr, tbl, rw, sum, save);
+    } else {
+        sweep<float, G, R, false, true, false, false>(hap, n2, nmin, d0, t, g, w.steps, pD0,
+                                                      nullptr, tbl, rw, sum);
+    }
+    const unsigned votes = __ballot_sync(0xffffffffu, mm_zero);
+    const bool fold_ok = (votes & (((1u << G) - 1u) << (g * G))) == 0;
+    if (active && t == G - 1) put_f32(a, pidx, pd.res, sum, fold_ok);
 }
 
 }  // namespace

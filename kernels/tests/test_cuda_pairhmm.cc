@@ -1,6 +1,7 @@
 // test_cuda_pairhmm.cc — every CUDA PairHMM kernel against the scalar double reference,
 // the double pass on the GPU, split vs whole, two devices, concurrent callers and
 // run-to-run reproducibility. Skips loudly without a GPU.
+#include <algorithm>
 #include <cstring>
 #include <thread>
 
@@ -477,10 +478,11 @@ TEST(CudaPairHmm, ShortPathsAroundTheirLimitsGiveTheSameBits)
 // to 128 and 129-160 rows) plus what must not share or must leave the float pass: reads of
 // more than 160 rows, a read and a haplotype with a letter outside the float table, a read
 // whose mm = 0 (ins + del error >= 1), reads whose float sum underflows (double pass), a
-// region of 60 haplotypes (more checkpoints than slots), regions of one read (a warp with
-// three idle groups). Every result must carry exactly the bits of the all-pairs kernels
-// (DPACCEL_PAIRHMM_PREFIX=0), whole and cut into small chunks (regions split between
-// chunks), within 1e-4 of the double reference, and the timing lines must show shared pairs.
+// region of 60 haplotypes (many checkpoints, deep trees), regions of one read (a warp with
+// three idle groups). With DPACCEL_CUDA_PREFIX=1 every result must carry exactly the bits of
+// the all-pairs kernels (the default), whole and cut into small chunks (regions split
+// between chunks), within 1e-4 of the double reference, and the timing lines must show
+// shared pairs and pairs that started from another pair's checkpoint.
 TEST(CudaPairHmm, PrefixSharingGivesTheAllPairsBits)
 {
     {
@@ -524,15 +526,21 @@ TEST(CudaPairHmm, PrefixSharingGivesTheAllPairsBits)
     std::vector<double> plain;
     int64_t rec_plain = 0;
     {
-        ScopedEnv off("DPACCEL_PAIRHMM_PREFIX", "0");
+        ScopedEnv off("DPACCEL_CUDA_PREFIX", "0");
         Backend bk;
         ASSERT_TRUE(bk.b) << bk.why;
         plain = gpu(bk, b, tasks, DPA_PRECISION_FLOAT_THEN_DOUBLE, &rec_plain);
     }
+    ScopedEnv on("DPACCEL_CUDA_PREFIX", "1");
     expect_close(plain, want, 1e-4, seed, "all-pairs kernels");
     EXPECT_GT(rec_plain, 0) << "no pair took the double pass: the test lost its underflow reads";
-    for (const char *chunk : { "", "200000" }) {
+    /* the default decision, sharing wherever it saves a cell, and small chunks that split
+     * regions between chunks */
+    const struct { const char *ratio, *chunk; } runs[] = { { "", "" }, { "1.0", "" }, { "1.0", "3000000" } };
+    for (const auto &run : runs) {
+        const char *chunk = run.chunk;
         ScopedEnv cb("DPACCEL_CUDA_CHUNK_BYTES", chunk);
+        ScopedEnv ratio("DPACCEL_CUDA_SHARE_RATIO", run.ratio);
         ScopedEnv tm("DPACCEL_CUDA_TIMING", "1");
         Backend bk;
         ASSERT_TRUE(bk.b) << bk.why;
@@ -541,7 +549,8 @@ TEST(CudaPairHmm, PrefixSharingGivesTheAllPairsBits)
         auto got = gpu(bk, b, tasks, DPA_PRECISION_FLOAT_THEN_DOUBLE, &rec);
         const std::string log = testing::internal::GetCapturedStderr();
         EXPECT_EQ(0, std::memcmp(plain.data(), got.data(), got.size() * 8))
-            << "chunk bytes '" << chunk << "': shared results differ bitwise from all-pairs";
+            << "ratio '" << run.ratio << "', chunk bytes '" << chunk
+            << "': shared results differ bitwise from all-pairs";
         for (size_t k = 0; k < got.size(); k++)
             if (std::memcmp(&plain[k], &got[k], 8) != 0) {
                 ADD_FAILURE() << "first difference at result " << k << ": " << got[k]
@@ -550,10 +559,20 @@ TEST(CudaPairHmm, PrefixSharingGivesTheAllPairsBits)
             }
         EXPECT_EQ(rec, rec_plain) << "double recomputes";
         int64_t shared = 0, chunks = 0;
+        int levels = 0;
         for (size_t at = log.find(" shared "); at != std::string::npos;
-             at = log.find(" shared ", at + 1), chunks++)
+             at = log.find(" shared ", at + 1), chunks++) {
             shared += std::atoll(log.c_str() + at + 8);
-        EXPECT_GT(shared, (int64_t)tasks.size() / 2) << log;
-        if (chunk[0]) EXPECT_GT(chunks, 1) << "the small chunk budget did not split the call";
+            const size_t lv = log.find(" levels", at);
+            const size_t c0 = log.rfind(' ', lv - 1);
+            if (lv != std::string::npos) levels = std::max(levels, std::atoi(log.c_str() + c0 + 1));
+        }
+        EXPECT_GE(levels, 2) << "no pair started from a checkpoint saved by another pair";
+        if (chunk[0]) {
+            EXPECT_GT(shared, 0) << log;
+            EXPECT_GT(chunks, 1) << "the small chunk budget did not split the call";
+        } else {
+            EXPECT_GT(shared, (int64_t)tasks.size() / 2) << log;
+        }
     }
 }
