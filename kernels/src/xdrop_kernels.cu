@@ -59,6 +59,17 @@ __device__ __forceinline__ int32_t warp_max(int32_t v)
 #endif
 }
 
+__device__ __forceinline__ int32_t warp_min(int32_t v)
+{
+#if __CUDA_ARCH__ >= 800
+    return __reduce_min_sync(FULL, v);
+#else
+#pragma unroll
+    for (int o = 16; o; o >>= 1) v = min(v, __shfl_xor_sync(FULL, v, o));
+    return v;
+#endif
+}
+
 /* One side (the CPU's dpa_xdrop_sweep); the result is valid in lane 0. */
 __device__ dpa_xd_res sweep(const uint8_t *__restrict__ q, const uint8_t *__restrict__ t,
                             const dpa_xd_task &T, int32_t *ws, int64_t stride,
@@ -87,59 +98,48 @@ __device__ dpa_xd_res sweep(const uint8_t *__restrict__ q, const uint8_t *__rest
         lo3 = min_col - 1, hi3 = max_col;
         const int32_t floor = best - x;
         int32_t dbest = INT32_MIN;
+        /* SeqAn's two shrinking loops, answered in the same pass as the cells: the left loop
+         * runs on while a3[c] and a2[c - 1] are both undefined, the right one while a3[c - 1]
+         * and a2[c - 1] are; per lane the first column that stops the left loop and the last
+         * one that stops the right loop, then a warp minimum and maximum */
+        int32_t stop_lo = INT32_MAX, stop_hi = -1;
         for (int32_t col = min_col + lane; col < max_col; col += 32) {
-            const int32_t up = max(a2[col - 1], a2[col]);
+            const int32_t l2 = a2[col - 1], r2 = a2[col];
             const int same = elem(q, T.qbase, col - 1, T.qstep, 0) ==
                              elem(t, T.tbase, d - col - 1, T.tstep, T.tcomp);
-            const int32_t v = max(up + gap, a1[col - 1] + (same ? p.match : p.mismatch));
-            if (v < floor) {
-                a3[col] = U;
-            } else {
-                a3[col] = v;
-                dbest = max(dbest, v);
-            }
+            const int32_t v = max(max(l2, r2) + gap, a1[col - 1] + (same ? p.match : p.mismatch));
+            const bool undef = v < floor;
+            a3[col] = undef ? U : v;
+            if (!undef) dbest = max(dbest, v);
+            if (!(undef && l2 == U)) stop_lo = min(stop_lo, col);
+            if (!(undef && r2 == U)) stop_hi = col;
         }
         dbest = warp_max(dbest);
+        stop_lo = warp_min(stop_lo);
+        stop_hi = warp_max(stop_hi);
         swept += max_col - min_col;
-        __syncwarp();
         /* the two border columns (best is still the earlier anti-diagonals') */
+        int32_t b_lo = U, b_hi = U;
+        if ((int64_t)d * gap > (int64_t)best - x) {
+            if (lo3 == 0) b_lo = d * gap;
+            if (d == max_col) b_hi = d * gap;
+        }
         if (lane == 0) {
-            a3[lo3] = U;
-            a3[hi3] = U;
-            if ((int64_t)d * gap > (int64_t)best - x) {
-                if (lo3 == 0) a3[0] = d * gap;
-                if (d == max_col) a3[hi3] = d * gap;
-            }
+            a3[lo3] = b_lo;
+            a3[hi3] = b_hi;
         }
         if (dbest > best) best = dbest; /* only after the whole anti-diagonal */
-        __syncwarp();
-        /* SeqAn's shrinking loops, 32 steps at a time: the loop runs while its condition
-         * holds, so it stops at the first lane whose condition fails */
-        for (;;) {
-            const int32_t c = min_col + lane;
-            const bool go = c <= hi3 && a3[c] == U && c - 1 <= hi2 && a2[c - 1] == U;
-            const uint32_t m = __ballot_sync(FULL, go);
-            if (m == FULL) {
-                min_col += 32;
-                continue;
-            }
-            min_col += __ffs(~m) - 1;
-            break;
-        }
-        for (;;) {
-            const int32_t c = max_col - lane;
-            const bool go = c > lo3 && a3[c - 1] == U && a2[c - 1] == U;
-            const uint32_t m = __ballot_sync(FULL, go);
-            if (m == FULL) {
-                max_col -= 32;
-                continue;
-            }
-            max_col -= __ffs(~m) - 1;
-            break;
-        }
+        /* no computed cell stopped a loop: it reaches the border column (hi3 on the left
+         * loop's way up, lo3 on the right loop's way down) */
+        if (stop_lo == INT32_MAX)
+            stop_lo = b_hi == U && hi3 - 1 <= hi2 && a2[hi3 - 1] == U ? hi3 + 1 : hi3;
+        if (stop_hi < 0) stop_hi = b_lo == U && a2[lo3] == U ? lo3 - 1 : lo3;
+        min_col = stop_lo;
+        max_col = stop_hi + 1;
         ++max_col;
         if (min_col < d + 2 - rows) min_col = d + 2 - rows; /* target end reached */
         if (max_col > cols) max_col = cols;                 /* query end reached */
+        __syncwarp(); /* this anti-diagonal's stores before the next one's loads */
     }
     r.cells = swept;
     if (lane != 0) return r;
