@@ -416,8 +416,8 @@ static void pack_reads_part(void *arg, int part, int np)
 
 #define CFG_WIDE 15 /* sort-key class of pairs that run in double only */
 /* Sort key of the pairs of the prefix-sharing kernel: after every float configuration,
- * before every double-only key (which have a nonzero passes field), and equal for all of
- * them, so the stable sort keeps them in task order (pairhmm_share.h's pair bases). */
+ * before every double-only key (which have a nonzero passes field), so they take the pdesc
+ * range [nplain, nplain + nshared), which order_shared then rewrites in launch order. */
 #define KEY_SHARED ((uint32_t)CFG_WIDE << 12)
 
 /* The per-pair loops of a chunk, split into parts. */
