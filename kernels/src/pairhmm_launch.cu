@@ -550,7 +550,6 @@ typedef struct chunk_run {
     uint32_t *key, *idx;        /* per pair: sort key and index, sorted by radix_sort */
     pair_job pj;
     int64_t nwide, nfloat;      /* pairs in double only; the others run the float pass */
-    int share;                  /* this chunk may run the prefix-sharing kernel */
     dpa_phmm_share sh;          /* its regions and shared pairs */
     uint8_t *shared;            /* per task: runs the prefix-sharing kernel */
     int64_t nplain;             /* float pairs of the all-pairs kernels: [0, nplain) */
@@ -1038,9 +1037,9 @@ static dpa_status run_chunk(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cuda
     c.use_float = precision != DPA_PRECISION_DOUBLE;
     /* sharing lengthens a warp's task (it walks a region's haplotypes one after the other),
      * so chunks that run the shortest-latency configurations do not share */
-    c.share = b->share && c.use_float && tshift == 0;
+    const int share = b->share && c.use_float && tshift == 0;
     if (b->timing) c.tm[0] = dpa_cuda_now_s();
-    if (c.share && dpa_phmm_share_scan(batch, tasks, n, &c.sh) != DPA_OK) {
+    if (share && dpa_phmm_share_scan(batch, tasks, n, &c.sh) != DPA_OK) {
         dpa_phmm_share_free(&c.sh);
         return dpa_cuda_fail_msg(err, DPA_ERR_OUT_OF_MEMORY, "CUDA pairhmm: host scratch");
     }

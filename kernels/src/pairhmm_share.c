@@ -113,7 +113,7 @@ dpa_status dpa_phmm_share_plan(const dpa_pairhmm_batch *batch, const dpa_phmm_ta
         if (sh->regions[i].k > kmax) kmax = sh->regions[i].k;
     share_scratch x;
     x.haps = malloc(sizeof *x.haps * (size_t)kmax);
-    x.lens = malloc(sizeof *x.lens * 7 * (size_t)kmax);
+    x.lens = malloc(sizeof *x.lens * 6 * (size_t)kmax); /* lens and the five below */
     free(sh->sp);
     sh->sp = malloc(sizeof *sh->sp * (size_t)(sh->pairs_max > 0 ? sh->pairs_max : 1));
     if (!x.haps || !x.lens || !sh->sp) {
