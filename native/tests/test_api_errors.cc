@@ -177,7 +177,9 @@ TEST(ContextOptions, GpuUnitKnobsAreChecked)
     const Case cases[] = { { "DPACCEL_GPU_UNITS_PER_FEEDER", "65", "8" },
                            { "DPACCEL_GPU_UNITS_PER_FEEDER", "0", "1" },
                            { "DPACCEL_GPU_UNIT_MIN_COST", "0", "25000000" },
-                           { "DPACCEL_GPU_UNIT_MIN_COST", "1e6", "1" } };
+                           { "DPACCEL_GPU_UNIT_MIN_COST", "1e6", "1" },
+                           { "DPACCEL_HYBRID_MIN_CPU_SHARE", "101", "100" },
+                           { "DPACCEL_HYBRID_MIN_CPU_SHARE", "0.1", "0" } };
     for (const Case &c : cases) {
         SCOPED_TRACE(std::string(c.name) + "=" + c.bad);
         const char *saved = std::getenv(c.name);

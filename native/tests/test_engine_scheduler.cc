@@ -40,6 +40,7 @@ struct FakeGpus {
     std::atomic<int> retired[kMaxDev];
     std::atomic<int64_t> done[kMaxDev];
     std::atomic<int64_t> calls[kMaxDev];
+    std::atomic<int64_t> largest[kMaxDev]; // the most tasks one call was given
     int delay_us = 0; // per call: a slow GPU lets HYBRID's CPU workers take chunks
     // rendezvous > 0: a device's first call waits (up to 10 s) until `rendezvous` devices
     // have made theirs, so a test proves the devices are fed at the same time, not one
@@ -51,7 +52,7 @@ struct FakeGpus {
     FakeGpus()
     {
         for (int d = 0; d < kMaxDev; d++)
-            fault[d] = 0, retired[d] = 0, done[d] = 0, calls[d] = 0, first_call[d] = 0;
+            fault[d] = 0, retired[d] = 0, done[d] = 0, calls[d] = 0, largest[d] = 0, first_call[d] = 0;
     }
 };
 
@@ -165,6 +166,9 @@ dpa_status toy_gpu(void *job, const void *entry, dpa_cuda_backend *backend, int3
     FakeGpus *f = fake_of(backend);
     EXPECT_EQ(entry, &fake_entry);
     f->calls[device]++;
+    for (int64_t m = f->largest[device].load(); count > m &&
+                                               !f->largest[device].compare_exchange_weak(m, count);) {
+    }
     if (f->rendezvous > 0 && f->first_call[device].exchange(1) == 0) {
         f->arrived++;
         const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -539,6 +543,86 @@ TEST(EngineScheduler, ChunksAreMultiplesOfTheWorkloadsVector)
 // GPU units: as many equal units as feeder turns, none below the workload's minimum, so a
 // call just above the minimum is one unit (not a full one and a sliver), and a call of k
 // minimums is k units on k feeders.
+// HYBRID with the cost model's split (hybrid_units_per_feeder 0): the GPU's share goes out in
+// one unit per feeder, so a device's feeders overlap as they do without HYBRID (one unit per
+// device left a PairHMM call's whole GPU share on one feeder, 2x slower on an H200), and
+// unit_min_cost still keeps a small call whole.
+TEST(EngineScheduler, HybridCostModelSplitsTheGpuShareOverTheFeeders)
+{
+    struct Case { int64_t min_cost; int64_t most, least; };
+    // 1,000 tasks of cost 100; two threads at 1e9 a second against a GPU at 1e10: the GPU's
+    // share is ~83% (~83,300), i.e. ~20,800 a feeder; a unit takes whole chunks of 64 tasks
+    const Case cases[] = { { 0, 300, 1 },            // four units of <= 20,800 + one chunk
+                           { 100000, 1000, 830 } };  // the minimum: all the CPU has not taken
+    for (const Case &k : cases) {
+        SCOPED_TRACE("min_cost " + std::to_string(k.min_cost));
+        Ctx c(2, 1);
+        c.gpus.rendezvous = 2; // the device's first unit and the CPU side's first chunk
+        dpa_workload w = toy_workload(4, INT64_MAX);
+        w.hybrid_units_per_feeder = 0;
+        w.unit_min_cost = k.min_cost;
+        Toy t(std::vector<int64_t>(1000, 100));
+        t.wait_for = &c.gpus;
+        dpa_sched_result r;
+        ASSERT_EQ(run(c, w, t, DPA_BACKEND_HYBRID, &r), DPA_OK) << dpa_last_error();
+        expect_exact(t);
+        EXPECT_LE(c.gpus.largest[0].load(), k.most);
+        EXPECT_GE(c.gpus.largest[0].load(), k.least);
+    }
+}
+
+double slow_cpu_seconds(int64_t cost, int64_t, int32_t threads, dpa_isa)
+{
+    return (double)cost / (1e3 * threads);
+}
+double fast_gpu_seconds(int64_t cost, int64_t, int32_t devices)
+{
+    return (double)cost / (1e12 * devices);
+}
+
+// A HYBRID CPU worker takes a chunk only if one thread would finish it before the GPUs
+// finish everything still queued (cost model until the first measurements). Here one chunk
+// takes a CPU thread ~6 s by the model and the GPU 2 ms a unit: the CPU takes nothing.
+// Before the rule, every worker took chunks from the cheap end and the call waited for them.
+TEST(EngineScheduler, HybridCpuWorkersLeaveChunksTheGpusWouldFinishFirst)
+{
+    Ctx c(2, 1);
+    c.gpus.delay_us = 2000; // a GPU call takes 2 ms: time enough for idle CPU workers
+    dpa_workload w = toy_workload(1, INT64_MAX);
+    w.cpu_seconds = slow_cpu_seconds;
+    w.gpu_seconds = fast_gpu_seconds;
+    w.split_min_cost = 0;
+    Toy t(std::vector<int64_t>(4000, 100));
+    dpa_sched_result r;
+    ASSERT_EQ(run(c, w, t, DPA_BACKEND_HYBRID, &r), DPA_OK) << dpa_last_error();
+    expect_exact(t);
+    EXPECT_EQ(t.cpu_tasks.load(), 0);
+    EXPECT_EQ(r.gpu_tasks, 4000);
+}
+
+// hybrid_min_cpu_share: below it HYBRID runs as GPU-only. The toy model gives two CPU threads
+// ~17% of a call beside one GPU.
+TEST(EngineScheduler, HybridBelowTheWorkloadsCpuShareRunsOnTheGpuAlone)
+{
+    struct Case { double min_share; bool cpu_works; };
+    const Case cases[] = { { 0.5, false }, { 0.1, true } };
+    for (const Case &k : cases) {
+        SCOPED_TRACE("min share " + std::to_string(k.min_share));
+        Ctx c(2, 1);
+        if (k.cpu_works) c.gpus.rendezvous = 2; // both sides hold a piece before either goes on
+        dpa_workload w = toy_workload(1, INT64_MAX);
+        w.hybrid_min_cpu_share = k.min_share;
+        Toy t(std::vector<int64_t>(4000, 100));
+        if (k.cpu_works) t.wait_for = &c.gpus;
+        dpa_sched_result r;
+        ASSERT_EQ(run(c, w, t, DPA_BACKEND_HYBRID, &r), DPA_OK) << dpa_last_error();
+        expect_exact(t);
+        EXPECT_EQ(t.cpu_tasks.load() > 0, k.cpu_works);
+        EXPECT_EQ(r.gpu_tasks + t.cpu_tasks.load(), 4000);
+        EXPECT_EQ(c.gpus.rendezvous_timeouts.load(), 0);
+    }
+}
+
 TEST(EngineScheduler, GpuUnitsAreEqualAndNeverBelowTheMinimum)
 {
     struct Case { int64_t tasks, min_cost; int expect_calls; };

@@ -170,6 +170,13 @@ dpa_status dpa_config_resolve(const dpa_options *opt, dpa_config *cfg)
         if ((st = parse_int(env, "DPACCEL_GPU_UNIT_MIN_COST", 1, LONG_MAX, &v))) return st;
         cfg->gpu_unit_min_cost = (int64_t)v;
     }
+    /* HYBRID's floor on the CPU's predicted share of a call, in percent (scheduler.h,
+     * hybrid_min_cpu_share): 0 always shares, 100 never does. */
+    cfg->hybrid_min_cpu_pct = -1;
+    if ((env = getenv("DPACCEL_HYBRID_MIN_CPU_SHARE")) && *env) {
+        if ((st = parse_int(env, "DPACCEL_HYBRID_MIN_CPU_SHARE", 0, 100, &v))) return st;
+        cfg->hybrid_min_cpu_pct = (int32_t)v;
+    }
     if ((env = getenv("DPACCEL_TIMING")) && *env) {
         if ((st = parse_int(env, "DPACCEL_TIMING", 0, 1, &v))) return st;
         cfg->timing = (int)v;

@@ -22,6 +22,7 @@ typedef struct dpa_config {
     int32_t gpu_feeders;   /* DPACCEL_GPU_FEEDERS: concurrent calls per GPU, 0 = per workload */
     int32_t gpu_units_per_feeder; /* DPACCEL_GPU_UNITS_PER_FEEDER: 0 = per workload */
     int64_t gpu_unit_min_cost;    /* DPACCEL_GPU_UNIT_MIN_COST: -1 = per workload */
+    int32_t hybrid_min_cpu_pct;   /* DPACCEL_HYBRID_MIN_CPU_SHARE (percent): -1 = per workload */
     int timing;            /* DPACCEL_TIMING: phase timings on the log callback */
     int pairhmm_prefix;    /* DPACCEL_PAIRHMM_PREFIX: CPU PairHMM shares haplotype prefixes */
     int cuda_unverified;   /* DPACCEL_CUDA_UNVERIFIED: use CUDA paths not yet run on a GPU */

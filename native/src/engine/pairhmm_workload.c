@@ -142,6 +142,11 @@ static const dpa_workload pairhmm_workload = {
     .feeders_per_gpu = 4,
     .units_per_feeder = 1,
     .hybrid_units_per_feeder = 0,
+    /* measured on an H200 + 16 cores (docs/BENCHMARKS.md): HYBRID with a predicted CPU share
+     * of 8% (hcs.in) and 14% (1m.in) took 3.4-5.2 ms and 2.4-2.6 ms where the GPU alone took
+     * 3.1-3.4 and 1.2-1.5 (the CPU did ~2% of the pairs; the sort, which breaks the regions'
+     * order the one-GPU path keeps, and smaller units cost the GPU more) */
+    .hybrid_min_cpu_share = 0.20,
     .unit_min_cost = (int64_t)50 * 1000 * 1000,
     .cpu = phmm_cpu,
     .gpu = phmm_gpu,

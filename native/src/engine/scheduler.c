@@ -38,6 +38,13 @@ typedef struct run {
     double t0;
     atomic_llong counter, gpu_tasks;
     atomic_int status;    /* first CPU kernel error */
+    /* HYBRID: what the CPU workers weigh before taking a chunk (cpu_may_take). queued is
+     * the cost in [head, tail) (under lock); the rest are measured as the call runs, the
+     * cost model's rates standing in until the first measurement */
+    int64_t queued;
+    double start_ms;
+    double model_cpu_rate, model_gpu_rate; /* cost a ms: one CPU thread; all the GPUs */
+    atomic_llong cpu_cost_done, cpu_busy_us, gpu_cost_done;
 } run;
 
 /* ---- plan ------------------------------------------------------------------------- */
@@ -79,6 +86,14 @@ static dpa_status choose_backend(dpa_context *ctx, const dpa_workload *w,
     if (p->backend == DPA_BACKEND_HYBRID && cost < w->split_min_cost &&
         w->gpu_seconds(cost, n, 1) < w->cpu_seconds(cost, n, threads, call->isa))
         p->backend = DPA_BACKEND_GPU;
+    const double floor = ctx->cfg.hybrid_min_cpu_pct >= 0 ? ctx->cfg.hybrid_min_cpu_pct / 100.0
+                                                         : w->hybrid_min_cpu_share;
+    if (p->backend == DPA_BACKEND_HYBRID && floor > 0) {
+        /* the CPU's share when both sides finish together: its rate over the sum */
+        const double tg = w->gpu_seconds(cost, n, p->ndev);
+        const double tc = w->cpu_seconds(cost, n, threads, call->isa);
+        if (tc > 0 && tg > 0 && tg / (tc + tg) < floor) p->backend = DPA_BACKEND_GPU;
+    }
     if (p->backend == DPA_BACKEND_CPU) p->ndev = 0;
     /* A batch too small to keep several GPUs busy goes whole to one device, round-robin
      * across calls: concurrent callers then spread over the GPUs, and no call pays for
@@ -149,13 +164,16 @@ static int64_t unit_cost(const dpa_context *ctx, const dpa_workload *w, const dp
     const int64_t min_cost = ctx->cfg.gpu_unit_min_cost >= 0 ? ctx->cfg.gpu_unit_min_cost
                                                              : w->unit_min_cost;
     if (hybrid && w->hybrid_units_per_feeder == 0) {
-        /* the cost model's GPU share in one unit per device: each device makes one round
-         * trip while the CPU workers take the cheap end; a GPU that finishes first comes
-         * back for what is left (a fixed quarter per unit made a HaplotypeCaller region
-         * four serial GPU round trips) */
+        /* the cost model's GPU share cut into one unit per feeder: each feeder makes one
+         * round trip while the CPU workers take the cheap end, and a device's feeders
+         * overlap one unit's host work with another's kernels, as without HYBRID; a GPU
+         * that finishes first comes back for what is left. Never below unit_min_cost, so a
+         * HaplotypeCaller region stays one unit (a fixed quarter per unit made it four
+         * serial GPU round trips). One unit per device left the GPU's share of a 60,000-pair
+         * PairHMM call on one feeder: 6.1-7.2 ms on an H200 where GPU alone took 3.2. */
         const double tg = w->gpu_seconds(total, call->tasks, ndev);
         const double tc = w->cpu_seconds(total, call->tasks, ctx->cfg.threads, call->isa);
-        const int64_t unit = (int64_t)((double)total * (tc / (tc + tg)) / ndev) + 1;
+        const int64_t unit = (int64_t)((double)total * (tc / (tc + tg)) / nfeeders) + 1;
         return unit < min_cost ? min_cost : unit;
     }
     int32_t per = hybrid ? w->hybrid_units_per_feeder : w->units_per_feeder;
@@ -182,17 +200,44 @@ static void run_chunk(run *R, int64_t c)
     }
 }
 
-/* A HYBRID CPU worker pops chunks from the cheap end (never a solo one) until the queue is
- * empty or a kernel failed. */
+/* Whether a CPU worker should take chunk c (under lock): only if one thread would finish it
+ * before the GPUs, at their rate so far, finish everything still queued. The call ends
+ * with its last chunk, so a chunk the GPUs would have done sooner only makes it longer;
+ * without this rule HYBRID ran PairHMM, PDHMM and Smith-Waterman calls below the GPU alone
+ * on an H200 (the cost model's rates were off by up to 3x, and every worker's last chunk
+ * came after the GPUs had drained the queue). Rates: one CPU thread's cost per busy ms over
+ * the chunks done so far; the GPUs' cost done per ms of the call so far (in flight units
+ * not counted, so the GPUs look slower than they are: the rule errs towards the CPU
+ * taking a chunk only at the start, before any unit has finished). */
+static int cpu_may_take(run *R, int64_t c)
+{
+    const int64_t cdone = atomic_load(&R->cpu_cost_done), busy = atomic_load(&R->cpu_busy_us);
+    const int64_t gdone = atomic_load(&R->gpu_cost_done);
+    const double cpu_rate = cdone > 0 && busy > 0 ? (double)cdone / ((double)busy * 1e-3)
+                                                  : R->model_cpu_rate;
+    const double elapsed = dpa_ms_now() - R->start_ms;
+    const double gpu_rate = gdone > 0 && elapsed > 0 ? (double)gdone / elapsed : R->model_gpu_rate;
+    if (!(cpu_rate > 0) || !(gpu_rate > 0)) return 1;
+    return (double)R->chunks[c].cost / cpu_rate <= (double)R->queued / gpu_rate;
+}
+
+/* A HYBRID CPU worker pops chunks from the cheap end (never a solo one) while cpu_may_take
+ * says so, until the queue is empty or a kernel failed; the GPUs take what it leaves. */
 static void cpu_worker(run *R)
 {
     for (;;) {
         int64_t c = -1;
         pthread_mutex_lock(&R->lock);
-        if (R->tail > R->head && !R->chunks[R->tail - 1].solo) c = --R->tail;
+        if (R->tail > R->head && !R->chunks[R->tail - 1].solo && cpu_may_take(R, R->tail - 1)) {
+            c = --R->tail;
+            R->queued -= R->chunks[c].cost;
+        }
         pthread_mutex_unlock(&R->lock);
         if (c < 0 || atomic_load(&R->status) != DPA_OK) return;
+        const double t = dpa_ms_now();
         run_chunk(R, c);
+        atomic_fetch_add(&R->cpu_busy_us, (long long)((dpa_ms_now() - t) * 1e3) + 1);
+        atomic_fetch_add(&R->cpu_cost_done, R->chunks[c].cost);
     }
 }
 
@@ -240,6 +285,7 @@ static void gpu_feeder(run *R, int32_t device)
         int64_t first = R->head, last = R->head, cost = 0;
         while (last < R->tail && cost < R->unit_cost) cost += R->chunks[last++].cost;
         R->head = last;
+        R->queued -= cost;
         pthread_mutex_unlock(&R->lock);
         if (first == last) return;
 
@@ -256,6 +302,7 @@ static void gpu_feeder(run *R, int32_t device)
         if (st == DPA_OK) {
             atomic_fetch_add(&R->counter, counter);
             atomic_fetch_add(&R->gpu_tasks, nt);
+            atomic_fetch_add(&R->gpu_cost_done, cost);
             continue;
         }
         warn_fallback(R->ctx, R->w, device, st, err);
@@ -386,6 +433,19 @@ dpa_status dpa_sched_run(dpa_context *ctx, const dpa_workload *w, void *job,
     atomic_init(&R.counter, 0);
     atomic_init(&R.gpu_tasks, 0);
     atomic_init(&R.status, DPA_OK);
+    atomic_init(&R.cpu_cost_done, 0);
+    atomic_init(&R.cpu_busy_us, 0);
+    atomic_init(&R.gpu_cost_done, 0);
+    R.queued = 0;
+    for (int64_t c = 0; c < nchunks; c++) R.queued += chunks[c].cost;
+    R.start_ms = dpa_ms_now();
+    R.model_cpu_rate = R.model_gpu_rate = 0;
+    if (p.ndev > 0 && p.backend == DPA_BACKEND_HYBRID) {
+        const double tc1 = w->cpu_seconds(call->total_cost, n, 1, call->isa);
+        const double tg = w->gpu_seconds(call->total_cost, n, p.ndev);
+        R.model_cpu_rate = tc1 > 0 ? (double)call->total_cost / (tc1 * 1e3) : 0;
+        R.model_gpu_rate = tg > 0 ? (double)call->total_cost / (tg * 1e3) : 0;
+    }
     if (timing) R.t0 = tm[1] = dpa_ms_now();
     if (p.ndev > 0) {
         const int hybrid = p.backend == DPA_BACKEND_HYBRID;

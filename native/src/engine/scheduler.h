@@ -70,10 +70,16 @@ typedef struct dpa_workload {
      * across calls) and under HYBRID stays whole on a GPU that is faster on it. */
     int64_t split_min_cost;
 
+    /* HYBRID runs as GPU-only when the cost model gives the CPU workers less than this share
+     * of the call (0: never): where the GPU is that much faster, the CPU's few chunks do not
+     * pay for what sharing costs the GPU side (the sort, smaller units).
+     * DPACCEL_HYBRID_MIN_CPU_SHARE (percent) overrides it for every workload. */
+    double hybrid_min_cpu_share;
+
     /* GPU units. GPU-only: feeders x units_per_feeder equal units, fewer when that would
      * make a unit cheaper than unit_min_cost (never a unit below it, unless the whole call
      * is). HYBRID: hybrid_units_per_feeder units per feeder, or 0 for the cost model's GPU
-     * share in one unit per device, at least unit_min_cost. feeders_per_gpu concurrent calls
+     * share in one unit per feeder, at least unit_min_cost. feeders_per_gpu concurrent calls
      * per device (DPACCEL_GPU_FEEDERS, DPACCEL_GPU_UNITS_PER_FEEDER and
      * DPACCEL_GPU_UNIT_MIN_COST override). */
     int32_t feeders_per_gpu;
