@@ -197,6 +197,68 @@ TEST(DistanceKernels, EveryIsaMatchesReferenceOnOddSizes)
     }
 }
 
+// Each kernel on tiles that cut its register blocks (2 rows x 2 columns) anywhere: random row
+// and column ranges of odd widths, columns left of, across and right of the rows (upper tiles
+// then start mid-block on the diagonal), more variants than one variant block; pairs the
+// kernel is not asked for (outside the tile, or c <= r in an upper tile) must stay untouched.
+TEST(DistanceKernels, EveryIsaMatchesReferenceOnTilesCuttingBlocks)
+{
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    const unsigned have = dpa_cpu_supported_isas();
+    constexpr uint32_t kCanary = 0xdeadbeef;
+    for (const KernelCase &k : kernels()) {
+        if (!(have & DPA_ISA_BIT(k.isa)) || !k.runnable) {
+            std::printf("[ SKIPPED ] distance kernel %s: this CPU lacks it\n", k.name);
+            continue;
+        }
+        SCOPED_TRACE(k.name);
+        for (const auto &[n, m] : std::vector<std::pair<int32_t, int64_t>>{
+                 { 9, 700 }, { 23, 130 }, { 41, 2049 }, { 12, 33000 } }) {
+            Bed b = random_bed(rng, n, m, 0.15);
+            const dpa_genotype_batch view = b.view(true);
+            int64_t used = 0;
+            ASSERT_EQ(dpa_dist_check_batch(&view, &used), DPA_OK);
+            dpa_dist_planes p;
+            ASSERT_EQ(dpa_dist_planes_build(&view, used, 0, n, &p), DPA_OK);
+            std::vector<std::vector<Counts>> want(n, std::vector<Counts>(n));
+            for (int32_t i = 0; i < n; i++)
+                for (int32_t j = 0; j < n; j++) want[i][j] = ref(view, i, j);
+            std::uniform_int_distribution<int32_t> pick(0, n - 1);
+            for (int t = 0; t < 24; t++) {
+                int32_t r0 = pick(rng), r1 = pick(rng), c0 = pick(rng), c1 = pick(rng);
+                if (r0 > r1) std::swap(r0, r1);
+                if (c0 > c1) std::swap(c0, c1);
+                r1++, c1++;
+                const int upper = t % 2;
+                const int32_t cols = c1 - c0;
+                std::vector<uint32_t> out(static_cast<size_t>(r1 - r0) * cols * 7, kCanary);
+                std::vector<int64_t> base(r1 - r0);
+                for (int32_t r = r0; r < r1; r++) base[r - r0] = static_cast<int64_t>(r - r0) * cols - c0;
+                k.fn(&p, r0, r1, c0, c1, upper, base.data(), out.data());
+                for (int32_t r = r0; r < r1; r++)
+                    for (int32_t c = c0; c < c1; c++) {
+                        const uint32_t *o = &out[(static_cast<size_t>(r - r0) * cols + (c - c0)) * 7];
+                        if (upper && c <= r) {
+                            for (int q = 0; q < 7; q++)
+                                ASSERT_EQ(o[q], kCanary) << "written though not asked: pair " << r
+                                    << "," << c << " tile " << r0 << ".." << r1 << " x " << c0
+                                    << ".." << c1 << " n=" << n << " m=" << m;
+                            continue;
+                        }
+                        Counts got;
+                        std::memcpy(got.data(), o, 28);
+                        ASSERT_EQ(got, want[r][c]) << "pair " << r << "," << c << " tile " << r0
+                            << ".." << r1 << " x " << c0 << ".." << c1 << " upper=" << upper
+                            << " n=" << n << " m=" << m;
+                    }
+            }
+            dpa_dist_planes_free(&p);
+        }
+    }
+}
+
 // Through the API with the context's ISA (CTest runs this once per ISA): the triangle and a
 // tile, with small blocks so many tasks run on the threads, against the reference.
 TEST(DistanceApi, TriangleAndTileMatchReference)

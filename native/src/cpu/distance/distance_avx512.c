@@ -10,6 +10,9 @@
 #include "cpu/distance/distance_tile.h"
 
 #define BLOCK_WORDS 128
+#ifndef CB
+#define CB 2  /* columns of a register block (x DPA_DIST_RB rows) */
+#endif
 
 static inline __m512i popcnt8(__m512i v, __m512i lut, __m512i low)
 {
@@ -26,37 +29,71 @@ static inline uint64_t fold(__m512i bytes)
 /* ternary-logic immediates on (a, b, c): 0xf0, 0xcc, 0xaa are a, b, c */
 #define OR_AND 0xf8  /* a | (b & c) */
 #define AND_OR 0xe0  /* a & (b | c) */
+#define OR3 0xfe     /* a | b | c */
 
-static void pair_avx512(const uint64_t *x, const uint64_t *y, int64_t W, int64_t w0, int64_t nw,
-                        uint64_t s[5])
+/* Byte counters of nr x nc pairs (constants at each use). Per step a row contributes A, B,
+ * H and O = A|B, a column A, B, H and C = A|B|H, loaded and derived once per block. */
+static inline __attribute__((always_inline)) void
+block_avx512(const uint64_t *const *x, int nr, const uint64_t *const *y, int nc, int64_t W,
+             int64_t w0, int64_t nw, uint64_t *s)
 {
     const __m512i lut = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3,
                                                              2, 3, 3, 4));
     const __m512i low = _mm512_set1_epi8(0x0f);
-    __m512i n = _mm512_setzero_si512(), i0 = n, i1 = n, hh = n, ho = n;
+    __m512i acc[DPA_DIST_RB][CB][5];
+    for (int i = 0; i < nr; i++)
+        for (int j = 0; j < nc; j++)
+            for (int k = 0; k < 5; k++) acc[i][j][k] = _mm512_setzero_si512();
     for (int64_t w = w0; w < w0 + nw; w += 8) {
-        const __m512i ai = _mm512_loadu_si512(x + w), bi = _mm512_loadu_si512(x + W + w);
-        const __m512i hi = _mm512_loadu_si512(x + 2 * W + w);
-        const __m512i aj = _mm512_loadu_si512(y + w), bj = _mm512_loadu_si512(y + W + w);
-        const __m512i hj = _mm512_loadu_si512(y + 2 * W + w);
-        const __m512i oi = _mm512_or_si512(ai, bi), oj = _mm512_or_si512(aj, bj);
-        const __m512i ci = _mm512_or_si512(oi, hi);
-        const __m512i h1o2 = _mm512_and_si512(hi, oj);
-        /* called in both: ci & (oj | hj) */
-        n = _mm512_add_epi8(n, popcnt8(_mm512_ternarylogic_epi64(ci, oj, hj, AND_OR), lut, low));
-        /* opposite homozygotes: (ai & bj) | (bi & aj) */
-        i0 = _mm512_add_epi8(i0, popcnt8(_mm512_ternarylogic_epi64(_mm512_and_si512(ai, bj), bi, aj,
-                                                                   OR_AND), lut, low));
-        /* one het: (hi & oj) | (oi & hj) */
-        i1 = _mm512_add_epi8(i1, popcnt8(_mm512_ternarylogic_epi64(h1o2, oi, hj, OR_AND), lut, low));
-        hh = _mm512_add_epi8(hh, popcnt8(_mm512_and_si512(hi, hj), lut, low));
-        ho = _mm512_add_epi8(ho, popcnt8(h1o2, lut, low));
+        __m512i ai[DPA_DIST_RB], bi[DPA_DIST_RB], hi[DPA_DIST_RB], oi[DPA_DIST_RB];
+        for (int i = 0; i < nr; i++) {
+            ai[i] = _mm512_loadu_si512(x[i] + w), bi[i] = _mm512_loadu_si512(x[i] + W + w);
+            hi[i] = _mm512_loadu_si512(x[i] + 2 * W + w);
+            oi[i] = _mm512_or_si512(ai[i], bi[i]);
+        }
+        for (int j = 0; j < nc; j++) {
+            const __m512i aj = _mm512_loadu_si512(y[j] + w), bj = _mm512_loadu_si512(y[j] + W + w);
+            const __m512i hj = _mm512_loadu_si512(y[j] + 2 * W + w);
+            const __m512i cj = _mm512_ternarylogic_epi64(aj, bj, hj, OR3);
+            for (int i = 0; i < nr; i++) {
+                __m512i *a = acc[i][j];
+                /* het in i, hom in j: hi & (aj | bj) */
+                const __m512i h1o2 = _mm512_ternarylogic_epi64(hi[i], aj, bj, AND_OR);
+                /* called in both: cj & (oi | hi) */
+                a[0] = _mm512_add_epi8(a[0], popcnt8(_mm512_ternarylogic_epi64(cj, oi[i], hi[i], AND_OR),
+                                                     lut, low));
+                /* opposite homozygotes: (ai & bj) | (bi & aj) */
+                a[1] = _mm512_add_epi8(a[1], popcnt8(_mm512_ternarylogic_epi64(
+                                                         _mm512_and_si512(ai[i], bj), bi[i], aj, OR_AND),
+                                                     lut, low));
+                /* one het: (hi & oj) | (oi & hj) */
+                a[2] = _mm512_add_epi8(a[2], popcnt8(_mm512_ternarylogic_epi64(h1o2, oi[i], hj, OR_AND),
+                                                     lut, low));
+                a[3] = _mm512_add_epi8(a[3], popcnt8(_mm512_and_si512(hi[i], hj), lut, low));
+                a[4] = _mm512_add_epi8(a[4], popcnt8(h1o2, lut, low));
+            }
+        }
     }
-    s[0] = fold(n), s[1] = fold(i0), s[2] = fold(i1), s[3] = fold(hh), s[4] = fold(ho);
+    for (int i = 0; i < nr; i++)
+        for (int j = 0; j < nc; j++)
+            for (int k = 0; k < 5; k++) s[(i * nc + j) * 5 + k] = fold(acc[i][j][k]);
+}
+
+static void pair_avx512(const uint64_t *const *x, const uint64_t *const *y, int64_t W, int64_t w0,
+                        int64_t nw, uint64_t *s)
+{
+    block_avx512(x, 1, y, 1, W, w0, nw, s);
+}
+
+static void block2_avx512(const uint64_t *const *x, const uint64_t *const *y, int64_t W,
+                          int64_t w0, int64_t nw, uint64_t *s)
+{
+    block_avx512(x, DPA_DIST_RB, y, CB, W, w0, nw, s);
 }
 
 void dpa_dist_tile_avx512(const dpa_dist_planes *p, int32_t r0, int32_t r1, int32_t c0,
                           int32_t c1, int upper, const int64_t *row_base, uint32_t *out)
 {
-    dpa_dist_tile_run(p, r0, r1, c0, c1, upper, row_base, out, pair_avx512, BLOCK_WORDS);
+    dpa_dist_tile_run(p, r0, r1, c0, c1, upper, row_base, out, pair_avx512, block2_avx512, CB,
+                      BLOCK_WORDS);
 }

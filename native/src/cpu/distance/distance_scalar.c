@@ -4,25 +4,54 @@
  */
 #include "cpu/distance/distance_tile.h"
 
-static void pair_words(const uint64_t *x, const uint64_t *y, int64_t W, int64_t w0, int64_t nw,
-                       uint64_t s[5])
+#ifndef CB
+#define CB 2  /* columns of a register block (x DPA_DIST_RB rows) */
+#endif
+
+static inline __attribute__((always_inline)) void
+block_words(const uint64_t *const *x, int nr, const uint64_t *const *y, int nc, int64_t W,
+            int64_t w0, int64_t nw, uint64_t *s)
 {
-    uint64_t nsnp = 0, ibs0 = 0, ibs1 = 0, hethet = 0, h1o2 = 0;
+    uint64_t acc[DPA_DIST_RB][CB][5] = { { { 0 } } };
     for (int64_t w = w0; w < w0 + nw; w++) {
-        const uint64_t ai = x[w], bi = x[W + w], hi = x[2 * W + w];
-        const uint64_t aj = y[w], bj = y[W + w], hj = y[2 * W + w];
-        const uint64_t oi = ai | bi, oj = aj | bj;
-        nsnp += (uint64_t)__builtin_popcountll((oi | hi) & (oj | hj));
-        ibs0 += (uint64_t)__builtin_popcountll((ai & bj) | (bi & aj));
-        ibs1 += (uint64_t)__builtin_popcountll((hi & oj) | (oi & hj));
-        hethet += (uint64_t)__builtin_popcountll(hi & hj);
-        h1o2 += (uint64_t)__builtin_popcountll(hi & oj);
+        uint64_t ai[DPA_DIST_RB], bi[DPA_DIST_RB], hi[DPA_DIST_RB], oi[DPA_DIST_RB];
+        for (int i = 0; i < nr; i++) {
+            ai[i] = x[i][w], bi[i] = x[i][W + w], hi[i] = x[i][2 * W + w];
+            oi[i] = ai[i] | bi[i];
+        }
+        for (int j = 0; j < nc; j++) {
+            const uint64_t aj = y[j][w], bj = y[j][W + w], hj = y[j][2 * W + w];
+            const uint64_t oj = aj | bj, cj = oj | hj;
+            for (int i = 0; i < nr; i++) {
+                uint64_t *a = acc[i][j];
+                const uint64_t h1o2 = hi[i] & oj;
+                a[0] += (uint64_t)__builtin_popcountll((oi[i] | hi[i]) & cj);
+                a[1] += (uint64_t)__builtin_popcountll((ai[i] & bj) | (bi[i] & aj));
+                a[2] += (uint64_t)__builtin_popcountll(h1o2 | (oi[i] & hj));
+                a[3] += (uint64_t)__builtin_popcountll(hi[i] & hj);
+                a[4] += (uint64_t)__builtin_popcountll(h1o2);
+            }
+        }
     }
-    s[0] = nsnp, s[1] = ibs0, s[2] = ibs1, s[3] = hethet, s[4] = h1o2;
+    for (int i = 0; i < nr; i++)
+        for (int j = 0; j < nc; j++)
+            for (int k = 0; k < 5; k++) s[(i * nc + j) * 5 + k] = acc[i][j][k];
+}
+
+static void pair_words(const uint64_t *const *x, const uint64_t *const *y, int64_t W, int64_t w0,
+                       int64_t nw, uint64_t *s)
+{
+    block_words(x, 1, y, 1, W, w0, nw, s);
+}
+
+static void block2_words(const uint64_t *const *x, const uint64_t *const *y, int64_t W, int64_t w0,
+                         int64_t nw, uint64_t *s)
+{
+    block_words(x, DPA_DIST_RB, y, CB, W, w0, nw, s);
 }
 
 void dpa_dist_tile_scalar(const dpa_dist_planes *p, int32_t r0, int32_t r1, int32_t c0,
                           int32_t c1, int upper, const int64_t *row_base, uint32_t *out)
 {
-    dpa_dist_tile_run(p, r0, r1, c0, c1, upper, row_base, out, pair_words, 256);
+    dpa_dist_tile_run(p, r0, r1, c0, c1, upper, row_base, out, pair_words, block2_words, CB, 256);
 }
