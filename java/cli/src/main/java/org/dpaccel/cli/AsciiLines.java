@@ -66,6 +66,13 @@ final class AsciiLines {
         return this;
     }
 
+    /** {@code CFormat.g(v, precision)}'s text (precision 1..17), written in place. */
+    AsciiLines g(double v, int precision) {
+        room(CFormat.MAX_CHARS);
+        len = CFormat.put(v, precision, buf, len);
+        return this;
+    }
+
     void flush() {
         out.write(buf, 0, len);
         len = 0;

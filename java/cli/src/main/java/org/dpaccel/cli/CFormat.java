@@ -3,6 +3,7 @@ package org.dpaccel.cli;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
 
 /**
  * C's {@code printf("%.Pg")} for doubles, as glibc writes it (PLINK writes its matrices with
@@ -39,7 +40,45 @@ final class CFormat {
     private CFormat() {
     }
 
+    /** Longest text {@link #put} writes for precision up to 17: "-0.000" + 17 digits, or
+     * "-d." + 16 digits + "e-308". */
+    static final int MAX_CHARS = 32;
+
     static String g(double v, int precision) {
+        if (precision > 17) {
+            return slow(v, precision);
+        }
+        byte[] b = new byte[MAX_CHARS];
+        int n = put(v, precision, b, 0);
+        return new String(b, 0, n, StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * Writes {@code g(v, precision)} as ASCII into b from index at (at least {@link #MAX_CHARS}
+     * bytes of room) and returns the index after it: the square matrices' millions of values
+     * go straight into the output buffer, with no String or StringBuilder each.
+     * Precision 1..17.
+     */
+    static int put(double v, int precision, byte[] b, int at) {
+        if (Double.isNaN(v) || Double.isInfinite(v) || v == 0) {
+            String s = Double.isNaN(v) ? "nan" : Double.isInfinite(v) ? (v > 0 ? "inf" : "-inf")
+                : (1 / v < 0) ? "-0" : "0";
+            for (int k = 0; k < s.length(); k++) {
+                b[at++] = (byte) s.charAt(k);
+            }
+            return at;
+        }
+        int r = precision <= 15 ? fast(v, precision, b, at) : fastExact(v, precision, b, at);
+        if (r >= 0) {
+            return r;
+        }
+        BigDecimal x = new BigDecimal(v).round(new MathContext(precision, RoundingMode.HALF_EVEN));
+        int exp = x.precision() - x.scale() - 1;
+        return layout(x.unscaledValue().abs().longValueExact(), exp, precision, v < 0, b, at);
+    }
+
+    /** The whole exact path as a String (any precision; the reference the fast paths equal). */
+    static String slow(double v, int precision) {
         if (Double.isNaN(v)) {
             return "nan";
         }
@@ -49,9 +88,7 @@ final class CFormat {
         if (v == 0) {
             return (1 / v < 0) ? "-0" : "0";
         }
-        String s = precision <= 15 ? fast(v, precision)
-            : precision <= 17 ? fastExact(v, precision) : null;
-        return s != null ? s : exact(v, precision);
+        return exact(v, precision);
     }
 
     /** The exact path: BigDecimal of the double's binary value, rounded half-even. */
@@ -61,14 +98,14 @@ final class CFormat {
         return layout(r.unscaledValue().abs().toString(), exp, precision, v < 0);
     }
 
-    /** Null when the value is too close to a rounding boundary (or out of the table's range). */
-    private static String fast(double v, int precision) {
+    /** -1 when the value is too close to a rounding boundary (or out of the table's range). */
+    private static int fast(double v, int precision, byte[] b, int at) {
         double a = Math.abs(v);
         int e = (int) Math.floor(Math.log10(a));
         for (int attempt = 0; attempt < 2; attempt++) {
             int k = precision - 1 - e;
             if (k > 22 || k < -22) {
-                return null;
+                return -1;
             }
             double scaled = k >= 0 ? a * POW10[k] : a / POW10[-k];
             if (scaled >= LPOW10[precision]) {
@@ -82,29 +119,29 @@ final class CFormat {
             double fl = Math.floor(scaled);
             double frac = scaled - fl;
             if (Math.abs(frac - 0.5) < 1e-4 || frac < 1e-9 || frac > 1 - 1e-9) {
-                return null; // near a tie, or near an integer where the floor itself may be off
+                return -1; // near a tie, or near an integer where the floor itself may be off
             }
             long digits = (long) fl + (frac > 0.5 ? 1 : 0);
             if (digits == LPOW10[precision]) {
                 digits = LPOW10[precision - 1];
                 e++;
             }
-            return layout(Long.toString(digits), e, precision, v < 0);
+            return layout(digits, e, precision, v < 0, b, at);
         }
-        return null;
+        return -1;
     }
 
     /**
      * 16-17 digits from the exact product v x 10^k = hi + lo (k in 0..22, so 10^k is exact);
-     * null when v is outside the range that allows it.
+     * -1 when v is outside the range that allows it.
      */
-    private static String fastExact(double v, int precision) {
+    private static int fastExact(double v, int precision, byte[] b, int at) {
         double a = Math.abs(v);
         int e = (int) Math.floor(Math.log10(a));
         for (int attempt = 0; attempt < 2; attempt++) {
             int k = precision - 1 - e;
             if (k < 0 || k > 22) {
-                return null;
+                return -1;
             }
             double p = POW10[k];
             double hi = a * p;
@@ -119,7 +156,7 @@ final class CFormat {
             // hi >= 10^15 > 2^53 / 9: for 16-17 digits hi >= 10^15, and every double from
             // 2^53 up is an integer; 10^15..2^53 needs the check below
             if (hi != Math.rint(hi)) {
-                return null;
+                return -1;
             }
             double lo = Math.fma(a, p, -hi);
             double fl = Math.floor(lo);
@@ -129,15 +166,74 @@ final class CFormat {
                 digits++;
             }
             if (digits < LPOW10[precision - 1]) {
-                return null; // the exact product fell just below the range: rare, take the exact path
+                return -1; // the exact product fell just below the range: rare, take the exact path
             }
             if (digits == LPOW10[precision]) {
                 digits = LPOW10[precision - 1];
                 e++;
             }
-            return layout(Long.toString(digits), e, precision, v < 0);
+            return layout(digits, e, precision, v < 0, b, at);
         }
-        return null;
+        return -1;
+    }
+
+    /**
+     * digits (no leading zeros) x 10^(exp - ndigits + 1), written the %g way into b at `at`;
+     * returns the end. The same text as the String layout below.
+     */
+    private static int layout(long digits, int exp, int precision, boolean negative, byte[] b, int at) {
+        while (digits >= 10 && digits % 10 == 0) {
+            digits /= 10;
+        }
+        if (negative) {
+            b[at++] = '-';
+        }
+        int nd = 1;
+        while (nd < 19 && digits >= LPOW10[nd]) {
+            nd++;
+        }
+        if (exp < -4 || exp >= precision) {
+            at = digitsAt(digits, nd, b, at, 1);
+            b[at++] = 'e';
+            b[at++] = (byte) (exp < 0 ? '-' : '+');
+            int x = Math.abs(exp);
+            if (x >= 100) {
+                b[at++] = (byte) ('0' + x / 100);
+            }
+            b[at++] = (byte) ('0' + x / 10 % 10);
+            b[at++] = (byte) ('0' + x % 10);
+            return at;
+        }
+        if (exp < 0) {
+            b[at++] = '0';
+            b[at++] = '.';
+            for (int k = -1; k > exp; k--) {
+                b[at++] = '0';
+            }
+            return digitsAt(digits, nd, b, at, nd);
+        }
+        if (nd <= exp + 1) {
+            at = digitsAt(digits, nd, b, at, nd);
+            for (int k = nd; k <= exp; k++) {
+                b[at++] = '0';
+            }
+            return at;
+        }
+        return digitsAt(digits, nd, b, at, exp + 1);
+    }
+
+    /** The nd digits of d at b[at..], with a '.' after the first `point` of them when point < nd. */
+    private static int digitsAt(long d, int nd, byte[] b, int at, int point) {
+        int end = at + nd + (point < nd ? 1 : 0);
+        int k = end;
+        for (int i = nd - 1; i >= 0; i--) {
+            b[--k] = (byte) ('0' + d % 10);
+            d /= 10;
+            if (i == point && point < nd) {
+                b[--k] = '.';
+            }
+        }
+        return end;
     }
 
     /** digits (no sign, no leading zeros) x 10^(exp - digits + 1), written the %g way. */

@@ -198,7 +198,7 @@ final class DistanceCommand implements Callable<Integer> {
                 } else {
                     int a = Math.min(i, j), b = Math.max(i, j);
                     // the triangle holds (a, b) with a het/hom first; every metric is symmetric
-                    w.ascii(CFormat.g(m.value(c, DistanceCounts.triangleIndex(n, a, b), c.variantsUsed()), digits));
+                    w.g(m.value(c, DistanceCounts.triangleIndex(n, a, b), c.variantsUsed()), digits);
                 }
             }
             w.ch('\n');

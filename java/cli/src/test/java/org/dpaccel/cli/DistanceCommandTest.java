@@ -158,6 +158,31 @@ class DistanceCommandTest {
         assertEquals("100000", CFormat.g(100000, 6));
         assertEquals("1e+06", CFormat.g(999999.6, 6));
         assertEquals("0.5", CFormat.g(0.5, 17));
+        assertEquals("1e-300", CFormat.g(1e-300, 6));
+        assertEquals("-1.5e+200", CFormat.g(-1.5e200, 6));
+        assertEquals("4.9406564584124654e-324", CFormat.g(Double.MIN_VALUE, 17));
+        assertEquals("1.7976931348623157e+308", CFormat.g(Double.MAX_VALUE, 17));
+        assertEquals("-0", CFormat.g(-0.0, 17));
+        assertEquals("-inf", CFormat.g(Double.NEGATIVE_INFINITY, 6));
+    }
+
+    /** The in-place writer (what the square matrices use) against the exact String path at
+     * every precision it takes, over the whole exponent range, written after other bytes. */
+    @Test
+    void inPlaceTextEqualsExactPathAtEveryPrecision() {
+        Random rnd = new Random(99);
+        byte[] b = new byte[7 + CFormat.MAX_CHARS];
+        for (int i = 0; i < 40_000; i++) {
+            double v = Math.scalb(1.0 + rnd.nextDouble(), rnd.nextInt(2100) - 1075) * (rnd.nextBoolean() ? 1 : -1);
+            if (i % 3 == 0) {
+                v = (rnd.nextInt(1000) - 500) / (double) (rnd.nextInt(999) + 1);
+            }
+            for (int p = 1; p <= 17; p++) {
+                int end = CFormat.put(v, p, b, 7);
+                assertEquals(CFormat.slow(v, p), new String(b, 7, end - 7, java.nio.charset.StandardCharsets.US_ASCII),
+                    v + " at %." + p + "g");
+            }
+        }
     }
 
     @Test
