@@ -2,12 +2,16 @@
  * distance_planes.c — transposes the used variants of SNP-major .bed rows into per-sample
  * bit planes (distance.h), 64 used variants (one plane word) at a time; any range of samples
  * on its own, so the engine fills the planes in parallel (ranges aligned to 4 samples never
- * share a .bed byte column or a plane word). For each .bed byte
- * column (4 samples) the 64 rows' bytes are read down the column and the 12 words (4 samples x
- * 3 planes) built in registers through a 256-entry table of each byte's plane bits, so a
- * genotype costs a few register operations and no branch (a branch per genotype on random
- * codes, and plane words updated in memory per genotype, made this a quarter of a 2,000-sample
- * call).
+ * share a .bed byte column or a plane word).
+ *
+ * A block of 64 variants x 8 byte columns (32 samples) is a bit-matrix transpose done on
+ * 64-bit words with shifts and masks, portable C: 8 rows x 8 bytes are transposed as an 8 x 8
+ * byte matrix (each word then holds one byte column of 8 variants), each of those words as an
+ * 8 x 8 bit matrix (byte b = code bit b of the 8 variants), and the 8 such words of a column
+ * once more as bytes (word b = code bit b of all 64 variants). The low and high code bits of a
+ * sample then give its three planes in three operations. About 5 operations per .bed byte;
+ * the table walk it replaced (12 shift/or per byte and variant) took 0.35 s of a 1.55 s
+ * one-thread call at 2,000 x 97,000 (docs/lab/2026-11-29-session21-distance.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,17 +19,47 @@
 #include "common/status.h"
 #include "cpu/distance/distance.h"
 
-/* For a .bed byte (4 samples): bits 0-3 = sample k homA1 (00), 4-7 homA2 (11), 8-11 het (10). */
-static uint16_t byte_planes(unsigned x)
+/* x[i] byte j <-> x[j] byte i: three rounds of swapping 1-, 2-, 4-byte blocks. */
+static inline void transpose_bytes8(uint64_t x[8])
 {
-    uint16_t e = 0;
-    for (unsigned k = 0; k < 4; k++) {
-        const unsigned code = (x >> (2 * k)) & 3u;
-        if (code == 0) e |= (uint16_t)(1u << k);
-        if (code == 3) e |= (uint16_t)(1u << (4 + k));
-        if (code == 2) e |= (uint16_t)(1u << (8 + k));
+    for (int i = 0; i < 8; i += 2) {
+        const uint64_t t = ((x[i] >> 8) ^ x[i + 1]) & 0x00FF00FF00FF00FFull;
+        x[i + 1] ^= t, x[i] ^= t << 8;
     }
-    return e;
+    for (int i = 0; i < 8; i++)
+        if (!(i & 2)) {
+            const uint64_t t = ((x[i] >> 16) ^ x[i + 2]) & 0x0000FFFF0000FFFFull;
+            x[i + 2] ^= t, x[i] ^= t << 16;
+        }
+    for (int i = 0; i < 4; i++) {
+        const uint64_t t = ((x[i] >> 32) ^ x[i + 4]) & 0x00000000FFFFFFFFull;
+        x[i + 4] ^= t, x[i] ^= t << 32;
+    }
+}
+
+/* Bit i of byte j <-> bit j of byte i (byte i = row i of an 8 x 8 bit matrix). */
+static inline uint64_t transpose_bits8(uint64_t x)
+{
+    uint64_t t;
+    t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull, x ^= t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull, x ^= t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull, x ^= t ^ (t << 28);
+    return x;
+}
+
+/* n (1..8) bytes at p, byte k at bits 8k, zeros above. */
+static inline uint64_t load_bytes(const uint8_t *p, int n)
+{
+    uint64_t x = 0;
+    if (n == 8) {
+        memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        x = __builtin_bswap64(x);
+#endif
+        return x;
+    }
+    for (int k = 0; k < n; k++) x |= (uint64_t)p[k] << (8 * k);
+    return x;
 }
 
 void dpa_dist_planes_free(dpa_dist_planes *p)
@@ -53,10 +87,8 @@ dpa_status dpa_dist_planes_alloc(int64_t used, int32_t first, int32_t count, dpa
 void dpa_dist_planes_fill(const dpa_genotype_batch *b, int64_t used, dpa_dist_planes *p,
                           int32_t s0, int32_t s1)
 {
-    uint16_t table[256];
-    for (unsigned x = 0; x < 256; x++) table[x] = byte_planes(x);
     const int64_t W = p->words;
-    const int32_t first = p->first, count = p->count;
+    const int32_t first = p->first;
     const int32_t g0 = s0 / 4, g1 = (s1 + 3) / 4; /* byte columns touched */
     const uint8_t *rows[64];
     int64_t v = 0, word = 0;
@@ -64,22 +96,31 @@ void dpa_dist_planes_fill(const dpa_genotype_batch *b, int64_t used, dpa_dist_pl
         int nrows = 0;
         for (; nrows < 64 && v < b->num_variants; v++)
             if (!b->variant_use || b->variant_use[v]) rows[nrows++] = b->genotypes + v * b->row_bytes;
-        for (int32_t g = g0; g < g1; g++) {
-            uint64_t acc[4][DPA_DIST_PLANES] = { { 0 } };
-            for (int t = 0; t < nrows; t++) {
-                const unsigned e = table[rows[t][g]];
-                for (int k = 0; k < 4; k++) {
-                    acc[k][0] |= (uint64_t)((e >> k) & 1u) << t;
-                    acc[k][1] |= (uint64_t)((e >> (4 + k)) & 1u) << t;
-                    acc[k][2] |= (uint64_t)((e >> (8 + k)) & 1u) << t;
-                }
+        /* a short last word reads row 0 again in its empty slots; `valid` clears their bits */
+        for (int t = nrows; t < 64; t++) rows[t] = rows[0];
+        const uint64_t valid = nrows == 64 ? ~0ull : (1ull << nrows) - 1;
+        for (int32_t g = g0; g < g1; g += 8) {
+            const int ng = g1 - g < 8 ? (int)(g1 - g) : 8;
+            /* m[j][q]: byte column g + j, variants 8q..8q+7, byte c = code bit c of each */
+            uint64_t m[8][8];
+            for (int q = 0; q < 8; q++) {
+                uint64_t x[8];
+                for (int i = 0; i < 8; i++) x[i] = load_bytes(rows[8 * q + i] + g, ng);
+                transpose_bytes8(x);
+                for (int j = 0; j < 8; j++) m[j][q] = transpose_bits8(x[j]);
             }
-            for (int k = 0; k < 4; k++) {
-                const int32_t sample = g * 4 + k;
-                if (sample < s0 || sample >= s1) continue;
-                const int32_t s = sample - first;
-                for (int q = 0; q < DPA_DIST_PLANES; q++)
-                    p->bits[((size_t)s * DPA_DIST_PLANES + (size_t)q) * (size_t)W + (size_t)word] = acc[k][q];
+            for (int j = 0; j < ng; j++) {
+                transpose_bytes8(m[j]); /* m[j][c]: bit t = code bit c of variant t */
+                for (int k = 0; k < 4; k++) {
+                    const int32_t sample = (g + j) * 4 + k;
+                    if (sample < s0 || sample >= s1) continue;
+                    const uint64_t lo = m[j][2 * k], hi = m[j][2 * k + 1];
+                    /* codes: 00 hom A1, 01 missing, 10 het, 11 hom A2 */
+                    uint64_t *o = p->bits + (size_t)(sample - first) * DPA_DIST_PLANES * (size_t)W + word;
+                    o[0] = ~(lo | hi) & valid;
+                    o[W] = lo & hi & valid;
+                    o[2 * W] = hi & ~lo & valid;
+                }
             }
         }
     }
@@ -88,7 +129,6 @@ void dpa_dist_planes_fill(const dpa_genotype_batch *b, int64_t used, dpa_dist_pl
         for (int q = 0; q < DPA_DIST_PLANES; q++)
             for (int64_t w = word; w < W; w++)
                 p->bits[((size_t)(sample - first) * DPA_DIST_PLANES + (size_t)q) * (size_t)W + (size_t)w] = 0;
-    (void)count;
 }
 
 dpa_status dpa_dist_planes_build(const dpa_genotype_batch *b, int64_t used, int32_t first,
