@@ -74,20 +74,4 @@ block_avx2(const uint64_t *const *x, int nr, const uint64_t *const *y, int nc, i
             for (int k = 0; k < 5; k++) s[(i * nc + j) * 5 + k] = fold(acc[i][j][k]);
 }
 
-static void pair_avx2(const uint64_t *const *x, const uint64_t *const *y, int64_t W, int64_t w0,
-                      int64_t nw, uint64_t *s)
-{
-    block_avx2(x, 1, y, 1, W, w0, nw, s);
-}
-
-static void block2_avx2(const uint64_t *const *x, const uint64_t *const *y, int64_t W, int64_t w0,
-                        int64_t nw, uint64_t *s)
-{
-    block_avx2(x, DPA_DIST_RB, y, CB, W, w0, nw, s);
-}
-
-void dpa_dist_tile_avx2(const dpa_dist_planes *p, int32_t r0, int32_t r1, int32_t c0, int32_t c1,
-                        int upper, const int64_t *row_base, uint32_t *out)
-{
-    dpa_dist_tile_run(p, r0, r1, c0, c1, upper, row_base, out, pair_avx2, block2_avx2, CB, BLOCK_WORDS);
-}
+DPA_DIST_TILE_KERNEL(dpa_dist_tile_avx2, block_avx2, CB, BLOCK_WORDS)

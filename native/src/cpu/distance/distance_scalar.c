@@ -38,20 +38,4 @@ block_words(const uint64_t *const *x, int nr, const uint64_t *const *y, int nc, 
             for (int k = 0; k < 5; k++) s[(i * nc + j) * 5 + k] = acc[i][j][k];
 }
 
-static void pair_words(const uint64_t *const *x, const uint64_t *const *y, int64_t W, int64_t w0,
-                       int64_t nw, uint64_t *s)
-{
-    block_words(x, 1, y, 1, W, w0, nw, s);
-}
-
-static void block2_words(const uint64_t *const *x, const uint64_t *const *y, int64_t W, int64_t w0,
-                         int64_t nw, uint64_t *s)
-{
-    block_words(x, DPA_DIST_RB, y, CB, W, w0, nw, s);
-}
-
-void dpa_dist_tile_scalar(const dpa_dist_planes *p, int32_t r0, int32_t r1, int32_t c0,
-                          int32_t c1, int upper, const int64_t *row_base, uint32_t *out)
-{
-    dpa_dist_tile_run(p, r0, r1, c0, c1, upper, row_base, out, pair_words, block2_words, CB, 256);
-}
+DPA_DIST_TILE_KERNEL(dpa_dist_tile_scalar, block_words, CB, 256)

@@ -32,6 +32,27 @@
 typedef void (*dpa_dist_block_fn)(const uint64_t *const *x, const uint64_t *const *y, int64_t W,
                                   int64_t w0, int64_t nw, uint64_t *s);
 
+/* A kernel's public tile function (distance.h) from its block function
+ * block(x, nr, y, nc, W, w0, nw, s), an always-inline body that each of the two forms below
+ * instantiates with nr and nc constant: the one pair, and the DPA_DIST_RB x cb block. */
+#define DPA_DIST_TILE_KERNEL(tile, block, cb, block_words)                                        \
+    static void tile##_pair(const uint64_t *const *x, const uint64_t *const *y, int64_t W,       \
+                            int64_t w0, int64_t nw, uint64_t *s)                                 \
+    {                                                                                             \
+        block(x, 1, y, 1, W, w0, nw, s);                                                          \
+    }                                                                                             \
+    static void tile##_block(const uint64_t *const *x, const uint64_t *const *y, int64_t W,      \
+                             int64_t w0, int64_t nw, uint64_t *s)                                \
+    {                                                                                             \
+        block(x, DPA_DIST_RB, y, cb, W, w0, nw, s);                                               \
+    }                                                                                             \
+    void tile(const dpa_dist_planes *p, int32_t r0, int32_t r1, int32_t c0, int32_t c1,          \
+              int upper, const int64_t *row_base, uint32_t *out)                                  \
+    {                                                                                             \
+        dpa_dist_tile_run(p, r0, r1, c0, c1, upper, row_base, out, tile##_pair, tile##_block, cb, \
+                          block_words);                                                           \
+    }
+
 static inline void dpa_dist_add5(uint32_t *o, const uint64_t *s)
 {
     o[DPA_DISTANCE_NSNP] += (uint32_t)s[0];
