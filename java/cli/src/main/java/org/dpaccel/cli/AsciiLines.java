@@ -40,6 +40,19 @@ final class AsciiLines {
         return this;
     }
 
+    /** b[from, from + n). */
+    AsciiLines bytes(byte[] b, int from, int n) {
+        if (n > buf.length) {
+            flush();
+            out.write(b, from, n);
+            return this;
+        }
+        room(n);
+        System.arraycopy(b, from, buf, len, n);
+        len += n;
+        return this;
+    }
+
     AsciiLines ascii(String s) {
         return bytes(encode(s));
     }
@@ -50,18 +63,36 @@ final class AsciiLines {
         return this;
     }
 
+    /** "00".."99", so a number is written two digits a step, right to left, in place. */
+    private static final byte[] PAIRS = new byte[200];
+
+    static {
+        for (int k = 0; k < 100; k++) {
+            PAIRS[2 * k] = (byte) ('0' + k / 10);
+            PAIRS[2 * k + 1] = (byte) ('0' + k % 10);
+        }
+    }
+
     /** A non-negative long in decimal (the counts are unsigned 32-bit values). */
     AsciiLines num(long v) {
         room(20);
-        int start = len;
-        do {
-            buf[len++] = (byte) ('0' + v % 10);
-            v /= 10;
-        } while (v > 0);
-        for (int a = start, b = len - 1; a < b; a++, b--) {
-            byte t = buf[a];
-            buf[a] = buf[b];
-            buf[b] = t;
+        int nd = 1;
+        for (long p = 10; nd < 19 && v >= p; p *= 10) {
+            nd++;
+        }
+        int k = len + nd;
+        len = k;
+        while (v >= 100) {
+            int t = (int) (v % 100);
+            v /= 100;
+            buf[--k] = PAIRS[2 * t + 1];
+            buf[--k] = PAIRS[2 * t];
+        }
+        if (v >= 10) {
+            buf[--k] = PAIRS[2 * (int) v + 1];
+            buf[--k] = PAIRS[2 * (int) v];
+        } else {
+            buf[--k] = (byte) ('0' + v);
         }
         return this;
     }

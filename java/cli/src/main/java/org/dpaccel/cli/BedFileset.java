@@ -2,12 +2,15 @@ package org.dpaccel.cli;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.dpaccel.distance.GenotypeBatch;
@@ -51,11 +54,7 @@ public final class BedFileset {
         BedFileset f = new BedFileset();
         Path fam = Path.of(prefix + ".fam"), bim = Path.of(prefix + ".bim"), bed = Path.of(prefix + ".bed");
         f.readFam(fam);
-        List<Byte> flags = f.readBim(bim);
-        f.use = new byte[flags.size()];
-        for (int v = 0; v < f.use.length; v++) {
-            f.use[v] = flags.get(v);
-        }
+        f.use = f.readBim(bim);
         byte[] rows = readBed(bed, f.iids.size(), f.use.length, rowsToo);
         if (f.use.length - f.skipped == 0) {
             throw new BadInputException(bim + ": no autosomal variants (" + f.skipped + " skipped)");
@@ -98,6 +97,14 @@ public final class BedFileset {
         }
     }
 
+    private static InputStream openBytes(Path p) throws IOException {
+        try {
+            return Files.newInputStream(p);
+        } catch (NoSuchFileException e) {
+            throw new BadInputException(p + ": no such file");
+        }
+    }
+
     private static BufferedReader open(Path p) throws IOException {
         try {
             return Files.newBufferedReader(p, StandardCharsets.UTF_8);
@@ -132,29 +139,137 @@ public final class BedFileset {
         }
     }
 
-    private List<Byte> readBim(Path bim) throws IOException {
-        List<Byte> flags = new ArrayList<>();
-        try (BufferedReader in = open(bim)) {
-            String line;
-            int no = 0;
-            while ((line = next(in, bim, no + 1)) != null) {
-                no++;
-                if (line.isBlank()) {
-                    continue;
+    /**
+     * One flag per variant line. Parsed as bytes, not as decoded lines split by a regex: a .bim
+     * has a line per variant (millions in a real panel) and only its first field matters here;
+     * a line with a byte above 0x7f is decoded to check that it is UTF-8, as the other readers do.
+     */
+    private byte[] readBim(Path bim) throws IOException {
+        byte[] flags = new byte[1 << 12];
+        int count = 0;
+        int no = 0;
+        try (InputStream in = openBytes(bim)) {
+            byte[] buf = new byte[1 << 20];
+            byte[] line = new byte[256];
+            int len = 0;
+            boolean afterCr = false; // "\r\n" ends one line, as BufferedReader.readLine sees it
+            for (int got; (got = in.read(buf)) > 0;) {
+                int from = 0;
+                for (int k = 0; k < got; k++) {
+                    byte c = buf[k];
+                    if (c != '\n' && c != '\r') {
+                        continue;
+                    }
+                    boolean crlfTail = c == '\n' && afterCr && k == from && len == 0;
+                    afterCr = c == '\r';
+                    if (crlfTail) {
+                        from = k + 1;
+                        continue;
+                    }
+                    line = append(line, len, buf, from, k);
+                    len += k - from;
+                    from = k + 1;
+                    int chrom = bimLine(bim, ++no, line, len);
+                    len = 0;
+                    if (chrom >= 0) {
+                        if (count == flags.length) {
+                            flags = Arrays.copyOf(flags, 2 * count);
+                        }
+                        flags[count++] = (byte) chrom;
+                        skipped += 1 - chrom;
+                    }
                 }
-                String[] f = line.trim().split("\\s+");
-                if (f.length != 6) {
-                    throw new BadInputException(bim + " line " + no + ": " + f.length + " fields, a .bim line has 6");
+                if (from < got) {
+                    afterCr = false;
                 }
-                boolean autosome = autosome(f[0]);
-                skipped += autosome ? 0 : 1;
-                flags.add((byte) (autosome ? 1 : 0));
+                line = append(line, len, buf, from, got);
+                len += got - from;
+            }
+            if (len > 0) {
+                int chrom = bimLine(bim, ++no, line, len);
+                if (chrom >= 0) {
+                    flags = count == flags.length ? Arrays.copyOf(flags, count + 1) : flags;
+                    flags[count++] = (byte) chrom;
+                    skipped += 1 - chrom;
+                }
             }
         }
-        if (flags.isEmpty()) {
+        if (count == 0) {
             throw new BadInputException(bim + ": no variants");
         }
-        return flags;
+        return Arrays.copyOf(flags, count);
+    }
+
+    /** line with buf[from, to) appended after its first len bytes (grown when needed). */
+    private static byte[] append(byte[] line, int len, byte[] buf, int from, int to) {
+        if (len + to - from > line.length) {
+            line = Arrays.copyOf(line, Math.max(2 * line.length, len + to - from));
+        }
+        System.arraycopy(buf, from, line, len, to - from);
+        return line;
+    }
+
+    /** The separators of a .bim line: regex \\s without the line ends. */
+    private static boolean space(byte b) {
+        return b == ' ' || b == '\t' || b == 0x0b || b == '\f';
+    }
+
+    /** -1 for a blank line, else 1 (autosome) or 0; bad lines throw naming the file and line. */
+    private static int bimLine(Path bim, int no, byte[] line, int len) {
+        for (int k = 0; k < len; k++) {
+            if (line[k] < 0) {
+                try {
+                    StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(line, 0, len));
+                } catch (CharacterCodingException e) {
+                    throw new BadInputException(bim + " line " + no + ": not UTF-8 text");
+                }
+                break;
+            }
+        }
+        int fields = 0;
+        int c0 = -1, c1 = -1;
+        for (int k = 0; k < len;) {
+            while (k < len && space(line[k])) {
+                k++;
+            }
+            if (k == len) {
+                break;
+            }
+            int start = k;
+            while (k < len && !space(line[k])) {
+                k++;
+            }
+            if (fields++ == 0) {
+                c0 = start;
+                c1 = k;
+            }
+        }
+        if (fields == 0) {
+            return -1;
+        }
+        if (fields != 6) {
+            throw new BadInputException(bim + " line " + no + ": " + fields + " fields, a .bim line has 6");
+        }
+        return autosome(line, c0, c1) ? 1 : 0;
+    }
+
+    /** {@link #autosome(String)} on the bytes [from, to) of a line. */
+    private static boolean autosome(byte[] b, int from, int to) {
+        if (to - from >= 3 && (b[from] | 0x20) == 'c' && (b[from + 1] | 0x20) == 'h' && (b[from + 2] | 0x20) == 'r') {
+            from += 3;
+        }
+        int n = to - from;
+        if (n < 1 || n > 2) {
+            return false;
+        }
+        int v = 0;
+        for (int k = from; k < to; k++) {
+            if (b[k] < '0' || b[k] > '9') {
+                return false;
+            }
+            v = 10 * v + b[k] - '0';
+        }
+        return v >= 1 && v <= 22;
     }
 
     static boolean autosome(String chrom) {

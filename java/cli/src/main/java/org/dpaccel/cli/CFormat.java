@@ -101,9 +101,13 @@ final class CFormat {
     /** -1 when the value is too close to a rounding boundary (or out of the table's range). */
     private static int fast(double v, int precision, byte[] b, int at) {
         double a = Math.abs(v);
-        int e = (int) Math.floor(Math.log10(a));
+        int e = decimalExponent(a);
         for (int attempt = 0; attempt < 2; attempt++) {
             int k = precision - 1 - e;
+            if (k > 22 && attempt == 0) {
+                e++; // the estimate may be one low
+                continue;
+            }
             if (k > 22 || k < -22) {
                 return -1;
             }
@@ -126,7 +130,7 @@ final class CFormat {
                 digits = LPOW10[precision - 1];
                 e++;
             }
-            return layout(digits, e, precision, v < 0, b, at);
+            return layout(digits, precision, e, precision, v < 0, b, at);
         }
         return -1;
     }
@@ -137,9 +141,13 @@ final class CFormat {
      */
     private static int fastExact(double v, int precision, byte[] b, int at) {
         double a = Math.abs(v);
-        int e = (int) Math.floor(Math.log10(a));
+        int e = decimalExponent(a);
         for (int attempt = 0; attempt < 2; attempt++) {
             int k = precision - 1 - e;
+            if (k > 22 && attempt == 0) {
+                e++; // the estimate may be one low
+                continue;
+            }
             if (k < 0 || k > 22) {
                 return -1;
             }
@@ -172,9 +180,19 @@ final class CFormat {
                 digits = LPOW10[precision - 1];
                 e++;
             }
-            return layout(digits, e, precision, v < 0, b, at);
+            return layout(digits, precision, e, precision, v < 0, b, at);
         }
         return -1;
+    }
+
+    /**
+     * floor(log10(a)) for a normal positive double, or one less: the binary exponent times
+     * log10(2) (the callers' loops correct the estimate by one when the scaled value leaves
+     * its range). Math.log10 cost more than the rest of the fast path.
+     */
+    private static int decimalExponent(double a) {
+        int e2 = Math.getExponent(a);
+        return (int) Math.floor(e2 * 0.30102999566398120);
     }
 
     /**
@@ -182,15 +200,21 @@ final class CFormat {
      * returns the end. The same text as the String layout below.
      */
     private static int layout(long digits, int exp, int precision, boolean negative, byte[] b, int at) {
-        while (digits >= 10 && digits % 10 == 0) {
-            digits /= 10;
-        }
-        if (negative) {
-            b[at++] = '-';
-        }
         int nd = 1;
         while (nd < 19 && digits >= LPOW10[nd]) {
             nd++;
+        }
+        return layout(digits, nd, exp, precision, negative, b, at);
+    }
+
+    /** The same with nd, the number of digits of `digits`, known by the caller. */
+    private static int layout(long digits, int nd, int exp, int precision, boolean negative, byte[] b, int at) {
+        while (nd > 1 && digits % 10 == 0) {
+            digits /= 10;
+            nd--;
+        }
+        if (negative) {
+            b[at++] = '-';
         }
         if (exp < -4 || exp >= precision) {
             at = digitsAt(digits, nd, b, at, 1);
@@ -222,18 +246,58 @@ final class CFormat {
         return digitsAt(digits, nd, b, at, exp + 1);
     }
 
+    /** "00".."99": two digits a step, the writer's inner loop. */
+    private static final byte[] PAIRS = new byte[200];
+
+    static {
+        for (int k = 0; k < 100; k++) {
+            PAIRS[2 * k] = (byte) ('0' + k / 10);
+            PAIRS[2 * k + 1] = (byte) ('0' + k % 10);
+        }
+    }
+
     /** The nd digits of d at b[at..], with a '.' after the first `point` of them when point < nd. */
     private static int digitsAt(long d, int nd, byte[] b, int at, int point) {
-        int end = at + nd + (point < nd ? 1 : 0);
-        int k = end;
-        for (int i = nd - 1; i >= 0; i--) {
-            b[--k] = (byte) ('0' + d % 10);
-            d /= 10;
-            if (i == point && point < nd) {
-                b[--k] = '.';
-            }
+        boolean dot = point < nd;
+        int end = at + nd + (dot ? 1 : 0);
+        if (dot) {
+            // the digits after the point go first, right to left, then the point, then the rest
+            int k = end;
+            int frac = nd - point;
+            long head = d / LPOW10[frac];
+            putDigits(d - head * LPOW10[frac], frac, b, k - frac);
+            b[end - frac - 1] = '.';
+            putDigits(head, point, b, at);
+        } else {
+            putDigits(d, nd, b, at);
         }
         return end;
+    }
+
+    /** Exactly n digits of d (leading zeros included) at b[at..at+n). */
+    private static void putDigits(long d, int n, byte[] b, int at) {
+        int k = at + n;
+        while (d >= 100_000_000L) {
+            long q = d / 100_000_000L;
+            int r = (int) (d - q * 100_000_000L);
+            for (int i = 0; i < 4; i++) {
+                int t = r % 100;
+                r /= 100;
+                b[--k] = PAIRS[2 * t + 1];
+                b[--k] = PAIRS[2 * t];
+            }
+            d = q;
+        }
+        int r = (int) d;
+        while (k - at >= 2) {
+            int t = r % 100;
+            r /= 100;
+            b[--k] = PAIRS[2 * t + 1];
+            b[--k] = PAIRS[2 * t];
+        }
+        if (k > at) {
+            b[--k] = (byte) ('0' + r % 10);
+        }
     }
 
     /** digits (no sign, no leading zeros) x 10^(exp - digits + 1), written the %g way. */

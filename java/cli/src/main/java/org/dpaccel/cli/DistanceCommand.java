@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -185,20 +186,61 @@ final class DistanceCommand implements Callable<Integer> {
         w.flush();
     }
 
+    /** Text kept for the mirrored half of a square matrix, at most this many bytes. */
+    static final long MIRROR_BUDGET = 256L << 20;
+
+    /**
+     * A square matrix row by row. Every metric is symmetric, so when the upper triangle's text
+     * fits in {@link #MIRROR_BUDGET} (about 4,300 samples at 17 digits) each value is formatted
+     * once, for row i's part right of the diagonal, and its bytes are copied where row j needs
+     * them left of it: the digits, not the copy, are what the matrix costs.
+     */
     private static void writeSquare(PrintStream ps, DistanceMetric m, DistanceCounts c, int n, int digits) {
+        writeSquare(ps, m, c, n, digits, Math.min(MIRROR_BUDGET, Runtime.getRuntime().maxMemory() / 4));
+    }
+
+    /** {@code budget}: bytes the mirrored text may take (0: format every value twice). */
+    static void writeSquare(PrintStream ps, DistanceMetric m, DistanceCounts c, int n, int digits, long budget) {
         AsciiLines w = new AsciiLines(ps);
         byte[] diagonal = AsciiLines.encode(CFormat.g(m.diagonal(), digits));
+        long pairs = (long) n * (n - 1) / 2;
+        long perValue = (digits + 8) + Integer.BYTES; // sign, point, exponent, tab + its end offset
+        boolean mirror = pairs * perValue <= budget && budget > 0;
+        long used = c.variantsUsed();
+        byte[][] text = mirror ? new byte[n][] : null; // row i: "\tv(i,i+1)\tv(i,i+2)..."
+        int[][] ends = mirror ? new int[n][] : null;   // end of each of those values
+        int[] next = mirror ? new int[n] : null;       // the value of row j that row i needs next
+        byte[] scratch = mirror ? new byte[n * (CFormat.MAX_CHARS + 1)] : null;
         for (int i = 0; i < n; i++) {
-            for (int j = 0; j < n; j++) {
-                if (j > 0) {
-                    w.ch('\t');
-                }
-                if (i == j) {
-                    w.bytes(diagonal);
+            for (int j = 0; j < i; j++) {
+                if (mirror) {
+                    int k = next[j]++;
+                    int start = (k == 0 ? 0 : ends[j][k - 1]) + 1; // past the tab
+                    w.bytes(text[j], start, ends[j][k] - start).ch('\t');
+                    if (k == n - j - 2) {
+                        text[j] = null; // its last value: row n - 1 took it
+                        ends[j] = null;
+                    }
                 } else {
-                    int a = Math.min(i, j), b = Math.max(i, j);
-                    // the triangle holds (a, b) with a het/hom first; every metric is symmetric
-                    w.g(m.value(c, DistanceCounts.triangleIndex(n, a, b), c.variantsUsed()), digits);
+                    w.g(m.value(c, DistanceCounts.triangleIndex(n, j, i), used), digits).ch('\t');
+                }
+            }
+            w.bytes(diagonal);
+            long pair = i + 1 < n ? DistanceCounts.triangleIndex(n, i, i + 1) : 0;
+            if (mirror) {
+                int[] e = new int[n - i - 1];
+                int len = 0;
+                for (int j = i + 1; j < n; j++, pair++) {
+                    scratch[len++] = '\t';
+                    len = CFormat.put(m.value(c, pair, used), digits, scratch, len);
+                    e[j - i - 1] = len;
+                }
+                w.bytes(scratch, 0, len);
+                text[i] = Arrays.copyOf(scratch, len);
+                ends[i] = e;
+            } else {
+                for (int j = i + 1; j < n; j++, pair++) {
+                    w.ch('\t').g(m.value(c, pair, used), digits);
                 }
             }
             w.ch('\n');

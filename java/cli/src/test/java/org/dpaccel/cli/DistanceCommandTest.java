@@ -102,6 +102,94 @@ class DistanceCommandTest {
         assertEquals("f0\ts0", Files.readAllLines(Path.of(out + ".id")).get(0));
     }
 
+    /** KING-robust from the independent count, as issue 27 writes it. */
+    private static double king(long[] c) {
+        return 0.5 - (4.0 * c[1] + c[5] + c[6]) / (4.0 * (c[4] + Math.min(c[5], c[6])));
+    }
+
+    /** The square matrix with its mirrored half copied (the default) and with every value
+     * formatted twice: the same text, equal to an independent count at the exact formatter. */
+    @Test
+    void squareMatrixMirrorsEqualDirectFormatting() throws IOException {
+        String prefix = write(new Random(17));
+        byte[] bed = Files.readAllBytes(Path.of(prefix + ".bed"));
+        BedFileset f = BedFileset.read(prefix);
+        org.dpaccel.distance.DistanceCounts c;
+        try (org.dpaccel.DpaContext ctx = org.dpaccel.DpaContext.create()) {
+            c = org.dpaccel.distance.GenotypeDistance.counts(ctx, f.batch);
+        }
+        for (int digits : new int[] {6, 17}) {
+            String[] text = new String[2];
+            for (int k = 0; k < 2; k++) {
+                java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+                java.io.PrintStream ps = new java.io.PrintStream(bytes, false, StandardCharsets.US_ASCII);
+                DistanceCommand.writeSquare(ps, org.dpaccel.distance.DistanceMetric.KING, c, N, digits,
+                    k == 0 ? DistanceCommand.MIRROR_BUDGET : 0);
+                ps.flush();
+                text[k] = bytes.toString(StandardCharsets.US_ASCII);
+            }
+            assertEquals(text[1], text[0], "mirrored and direct text, %." + digits + "g");
+            String[] rows = text[0].split("\n");
+            assertEquals(N, rows.length);
+            for (int i = 0; i < N; i++) {
+                String[] v = rows[i].split("\t");
+                assertEquals(N, v.length);
+                assertEquals("0.5", v[i]);
+                for (int j = 0; j < N; j++) {
+                    if (j != i) {
+                        double want = king(expected(bed, Math.min(i, j), Math.max(i, j)));
+                        assertEquals(CFormat.slow(want, digits), v[j], "(" + i + ", " + j + ")");
+                    }
+                }
+            }
+        }
+    }
+
+    /** .bim lines end in LF, CRLF or CR, may be blank, longer than the reader's buffer, or
+     * without a last line end: the same counts as the plain file, errors at the right line. */
+    @Test
+    void bimLineEndsAndLongLinesReadAsPlainLines() throws IOException {
+        String prefix = write(new Random(19));
+        String out = dir.resolve("o").toString();
+        assertEquals(0, Cli.run("distance", "--bfile", prefix, "--out", out, "-q").rc());
+        String want = Files.readString(Path.of(out + ".counts.tsv"));
+        List<String> lines = Files.readAllLines(Path.of(prefix + ".bim"));
+        String longId = "v".repeat(3 << 20); // spans several 1 MB reads
+        StringBuilder odd = new StringBuilder();
+        for (int v = 0; v < lines.size(); v++) {
+            String line = lines.get(v);
+            if (v == 5) {
+                line = line.replaceFirst("\tv5\t", "\t" + longId + "\t");
+            }
+            if (v == 7) {
+                line = "chr" + line;
+            }
+            if (v == 9) {
+                odd.append("  \t\r\n");
+            }
+            odd.append(line).append(v == lines.size() - 1 ? "" : v % 3 == 0 ? "\r\n" : v % 3 == 1 ? "\r" : "\n");
+        }
+        Files.writeString(Path.of(prefix + ".bim"), odd);
+        Cli.Result r = Cli.run("distance", "--bfile", prefix, "--out", out);
+        assertEquals(0, r.rc(), r.toString());
+        assertTrue(r.err().contains("40 non-autosomal skipped"), r.err());
+        assertEquals(want, Files.readString(Path.of(out + ".counts.tsv")));
+
+        Files.writeString(Path.of(prefix + ".bim"), "1 a 0 1 A G\r\n\r\n1 b 0 2 A\r\n");
+        r = Cli.run("distance", "--bfile", prefix, "--out", out);
+        assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
+        assertTrue(r.err().contains(prefix + ".bim line 3: 5 fields"), r.err());
+        byte[] latin1 = "1 a 0 1 A G\n1 b\u00e9 0 2 A G\n".getBytes(StandardCharsets.ISO_8859_1);
+        Files.write(Path.of(prefix + ".bim"), latin1);
+        r = Cli.run("distance", "--bfile", prefix, "--out", out);
+        assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
+        assertTrue(r.err().contains(prefix + ".bim line 2: not UTF-8"), r.err());
+        Files.writeString(Path.of(prefix + ".bim"), "\n \r\n");
+        r = Cli.run("distance", "--bfile", prefix, "--out", out);
+        assertEquals(ExitCodes.BAD_INPUT, r.rc(), r.toString());
+        assertTrue(r.err().contains(prefix + ".bim: no variants"), r.err());
+    }
+
     @Test
     void plinkPrecisionMatricesEqualPlink19() throws IOException, InterruptedException {
         boolean have = new ProcessBuilder("sh", "-c", "command -v plink1.9").start().waitFor() == 0;
