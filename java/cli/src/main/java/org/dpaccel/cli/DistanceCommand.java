@@ -67,7 +67,7 @@ final class DistanceCommand implements Callable<Integer> {
     List<String> metrics = new ArrayList<>();
 
     @Option(names = "--precision", paramLabel = "roundtrip|plink", defaultValue = "roundtrip",
-        description = "metric text: roundtrip = %.17g (default), plink = %g (PLINK's bytes)")
+        description = "metric text: roundtrip = %%.17g (default), plink = %%g (PLINK's bytes)")
     String precision;
 
     @Option(names = "--tile", paramLabel = "N", defaultValue = "0",

@@ -30,6 +30,7 @@ public final class Main {
         Logger.getLogger("").setLevel(Level.WARNING);
         DpaccelCommand top = new DpaccelCommand(args, out, err);
         CommandLine cl = new CommandLine(top);
+        DpaccelCommand.register(cl, args);
         cl.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
         cl.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
         cl.setParameterExceptionHandler(Errors::usage);
