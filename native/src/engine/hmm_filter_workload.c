@@ -49,6 +49,7 @@ typedef struct hmm_job {
     dpa_cuda_hmm_model *gmodels; /* the profiles' quantised tables as the CUDA entry reads them */
     dpa_cuda_hmm_seqs gseqs;
     dpa_hmm_len_params *lp_by_len; /* [L] for every L of the batch (the GPU path's per-pair host cost) */
+    uint8_t *dsq_all;    /* digitised residues at the batch's offsets, or NULL: see want_dsq_all */
     dpa_sort_item *keys;
     int32_t *order;      /* the scheduler's task order: pair = model * nseq + seq */
     const dpa_context *ctx; /* for DPACCEL_TIMING's lines (cfg.timing) */
@@ -91,7 +92,8 @@ static dpa_status hmm_cpu(void *arg, int64_t first, int64_t count, int64_t *cell
         if (L == 0) continue;
         const dpa_hmm_profile *p = &j->profiles->prof[mi];
         dpa_hmm_filter_out o;
-        dpa_hmm_filter_one(p, digitise(j, si, dsq), L, &j->opts, work, &j->kern, &o);
+        const uint8_t *q = j->dsq_all ? j->dsq_all + j->batch->offsets[si] : digitise(j, si, dsq);
+        dpa_hmm_filter_one_lp(p, &j->lp_by_len[L], q, &j->opts, work, &j->kern, &o);
         put_result(r, &o);
         *cells += (int64_t)p->M * L;
     }
@@ -323,6 +325,7 @@ typedef struct check_bad {
 } check_bad;
 typedef struct check_job {
     const dpa_hmm_seq_batch *b;
+    uint8_t *dsq_all; /* NULL: check only */
     const int32_t *first; /* block k: sequences [first[k], first[k + 1]) */
     check_bad *bad;
 } check_job;
@@ -334,7 +337,8 @@ static void check_block(void *arg, int64_t k) {
         const int32_t L = d->b->lengths[i];
         if (L == 0) continue;
         int64_t j = 0;
-        if (dpa_hmm_digitize(d->b->residues + d->b->offsets[i], L, NULL, &j) != DPA_OK) {
+        uint8_t *to = d->dsq_all ? d->dsq_all + d->b->offsets[i] : NULL;
+        if (dpa_hmm_digitize(d->b->residues + d->b->offsets[i], L, to, &j) != DPA_OK) {
             d->bad[k].seq = i;
             d->bad[k].pos = j;
             return;
@@ -342,7 +346,7 @@ static void check_block(void *arg, int64_t k) {
     }
 }
 
-static dpa_status check_residues(dpa_context *ctx, const dpa_hmm_seq_batch *b) {
+static dpa_status check_residues(dpa_context *ctx, const dpa_hmm_seq_batch *b, uint8_t *dsq_all) {
     /* at most one block per sequence */
     int32_t *first = malloc(sizeof *first * ((size_t)b->num_seqs + 1));
     if (!first) return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %d sequences", b->num_seqs);
@@ -360,7 +364,7 @@ static dpa_status check_residues(dpa_context *ctx, const dpa_hmm_seq_batch *b) {
         free(first);
         return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %lld residue blocks", (long long)nblocks);
     }
-    check_job d = { b, first, bad };
+    check_job d = { b, dsq_all, first, bad };
     dpa_pool_run(ctx->pool, nblocks, check_block, &d);
     dpa_status st = DPA_OK;
     for (int64_t k = 0; k < nblocks; k++)
@@ -402,7 +406,28 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
     const double t_call = ctx->cfg.timing ? dpa_ms_now() : 0;
     dpa_status st = dpa_hmm_filter_validate_shape(batch, params);
     if (st) return st;
-    if (batch->num_seqs > 0 && (st = check_residues(ctx, batch))) goto cleanup;
+    if (batch->num_seqs > 0) {
+        /* A CPU-only call with several models digitises every sequence once, here, instead of
+         * once per pair: at 350 residues a pair the per-pair digitising was ~0.2 us, half of a
+         * small model's whole pair (docs/lab/2026-11-29-session22-hmm.md). Calls that may use
+         * a GPU keep checking only: the GPU maps residues itself, and the copy's fresh pages
+         * cost more than the check at hundreds of millions of residues (session 18). */
+        int32_t devices = 0;
+        (void)dpa_context_device_count(ctx, &devices);
+        if (profiles->count >= 2 && (params->backend == DPA_BACKEND_CPU || devices == 0)) {
+            int64_t span = 0;
+            for (int32_t i = 0; i < batch->num_seqs; i++)
+                if (batch->lengths[i] > 0 && batch->offsets[i] + batch->lengths[i] > span)
+                    span = batch->offsets[i] + batch->lengths[i];
+            job.dsq_all = malloc((size_t)span + 1);
+            if (!job.dsq_all) {
+                st = dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %lld digitised residues",
+                              (long long)span);
+                goto cleanup;
+            }
+        }
+        if ((st = check_residues(ctx, batch, job.dsq_all))) goto cleanup;
+    }
     const double t_checked = ctx->cfg.timing ? dpa_ms_now() : 0;
     const int64_t n = (int64_t)profiles->count * batch->num_seqs;
     if (n > INT32_MAX) {
@@ -519,5 +544,6 @@ cleanup:
     free(job.order);
     free(job.gmodels);
     free(job.lp_by_len);
+    free(job.dsq_all);
     return st;
 }
