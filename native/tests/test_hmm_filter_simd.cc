@@ -124,7 +124,9 @@ void check_ssv_shapes(dpa_hmm_ssv_xe_fn fn, int W, const char *name) {
     std::printf("[hmm ssv shapes %s] seed %llu\n", name, (unsigned long long)seed);
     SCOPED_TRACE(std::string(name) + " seed " + std::to_string(seed));
     std::mt19937_64 rng(seed);
-    std::vector<int> Ms = {1, 2, W - 1, W, W + 1};
+    // the one-segment (diagonal, hmm_ssv_diag.h) path and its edges for both widths: AVX2's
+    // 33 and 63..65 are two segments, AVX-512's 65 is two
+    std::vector<int> Ms = {1, 2, 3, 31, 32, 33, 63, 64, 65, W - 1, W, W + 1};
     for (int Q = 2; Q <= 37; Q++) Ms.push_back(W * (Q - 1) + 1 + (int)(rng() % W));
     std::string text;
     std::vector<RandModel> models;
@@ -152,6 +154,19 @@ void check_ssv_shapes(dpa_hmm_ssv_xe_fn fn, int W, const char *name) {
         }
         for (int i = 0; i < 4; i++) seqs.push_back(sample_seq(rng, rm));
         seqs.push_back(consensus(rm, 0, M));
+        // hits at both ends of a target (the diagonal kernel's padded windows), and for the
+        // small models a target of hmmsearch's largest length (the diagonal kernel's scratch)
+        for (int i = 0; i < 2; i++) {
+            std::string t;
+            for (int j = 0, n = (int)(rng() % 300); j < n; j++) t += AA[rng() % 20];
+            const size_t e = 1 + rng() % M, a = M - (1 + rng() % M);
+            seqs.push_back(consensus(rm, 0, e) + t + consensus(rm, a, M));
+        }
+        if (M <= 65) {
+            std::string t;
+            for (int j = 0; j < DPA_HMM_MAX_L - (int)M; j++) t += AA[rng() % 20];
+            seqs.push_back(t + consensus(rm, 0, M));
+        }
         for (int i = 0; i < 3; i++) {
             const size_t a = rng() % M, e = a + 1 + rng() % (M - a);
             std::string t;
