@@ -34,10 +34,11 @@ void check_kernel(dpa_hmm_ssv_xe_fn fn, dpa_hmm_vit_fn vit, const char *name) {
     std::printf("[hmm simd %s] seed %llu\n", name, (unsigned long long)seed);
     SCOPED_TRACE(std::string(name) + " seed " + std::to_string(seed));
     std::mt19937_64 rng(seed);
-    const int Ms[] = {1, 2, 31, 32, 33, 63, 64, 65, 100, 257, 700, 1500};
+    // 128 / 129 and 192 / 193: where the AVX-512 entries hand small models to the AVX2 kernels
+    const int Ms[] = {1, 2, 31, 32, 33, 63, 64, 65, 100, 128, 129, 192, 193, 257, 700, 1500};
     std::string text;
     std::vector<RandModel> models;
-    for (int i = 0; i < 12; i++) { models.push_back(rand_model(rng, i, Ms[i])); text += models.back().text; }
+    for (int M : Ms) { models.push_back(rand_model(rng, (int)models.size(), M)); text += models.back().text; }
     dpa_hmm_profiles *prof = nullptr;
     ASSERT_EQ(dpa_hmm_profiles_load_buffer(text.data(), text.size(), &prof), DPA_OK);
     std::vector<std::string> seqs = {"A", "W", "*", "~~", "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", "BJZOUXbjzoux"};

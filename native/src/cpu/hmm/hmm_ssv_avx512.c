@@ -41,7 +41,18 @@ static inline __m512i shift_in_begin(__m512i v) {
  * latency chain in the striped kernel. */
 #define DIAG_MAX_M 64
 
+/* Models of two or three 64-byte segments take the AVX2 bands (32-byte segments, twice as
+ * many registers a band). With so few registers a row is bound by the lane-crossing shift on
+ * the register that wraps (two permutes on a zmm register), not by throughput, and on Zen 4,
+ * where a 512-bit operation is two 256-bit halves, the AVX2 kernel was 1.2-1.25x faster at
+ * M = 71..150 (docs/lab/2026-11-29-session22-hmm.md; DECISIONS 150). From M ~ 300 the
+ * 512-bit bands are as fast or faster. */
+#define YMM_MAX_M 192
+
 uint8_t dpa_hmm_ssv_xe_avx512(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, void *work) {
+#ifdef DPA_HAVE_AVX2
+    if (p->M > DIAG_MAX_M && p->M <= YMM_MAX_M) return dpa_hmm_ssv_xe_avx2(p, dsq, L, work);
+#endif
     const __m512i xE = p->M <= DIAG_MAX_M && p->ssv_diag
                            ? ssv_avx512_diag(p->ssv_diag, p->M, dsq, L, work)
                            : ssv_avx512_all_bands((const __m512i *)p->ssv[1], p->ssv_q[1], dsq, L);

@@ -27,7 +27,17 @@ static inline int16_t hmax_w(__m512i v) {
     return (int16_t)_mm_extract_epi16(m, 0);
 }
 
+/* Models of up to four 32-word segments take the AVX2 kernel (16-word segments). A small
+ * model's row is bound by its latency chain (xE's horizontal maximum, the specials, xB back
+ * into the next row), which is longer on a zmm register (one more extract), not by
+ * throughput; on Zen 4 the AVX2 kernel was 1.2-1.4x faster for M = 1..128
+ * (docs/lab/2026-11-29-session22-hmm.md; DECISIONS 150). */
+#define YMM_MAX_M 128
+
 float dpa_hmm_vit_avx512(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work) {
+#ifdef DPA_HAVE_AVX2
+    if (p->M <= YMM_MAX_M) return dpa_hmm_vit_avx2(p, lp, dsq, work);
+#endif
     const int Q = p->vf_q[1];
     const __m512i *tw = (const __m512i *)p->vf_tw[1];
     __m512i *Mx = (__m512i *)(((uintptr_t)work + 63) & ~(uintptr_t)63), *Dx = Mx + Q, *Ix = Dx + Q;
