@@ -28,7 +28,7 @@ namespace {
 
 using namespace hmmgen;
 
-void check_kernel(dpa_hmm_ssv_xe_fn fn, dpa_hmm_vit_fn vit, const char *name) {
+void check_kernel(dpa_hmm_ssv_xe_fn fn, dpa_hmm_vit_fn vit, dpa_hmm_vit2_fn vit2, const char *name) {
     const dpa_hmm_kernels kern = {fn, vit};
     const uint64_t seed = std::random_device{}();
     std::printf("[hmm simd %s] seed %llu\n", name, (unsigned long long)seed);
@@ -52,7 +52,7 @@ void check_kernel(dpa_hmm_ssv_xe_fn fn, dpa_hmm_vit_fn vit, const char *name) {
         }
     }
     const dpa_hmm_filter_opts o{0.02, 1e-3, 1, 0};
-    size_t decided = 0, overflow = 0, bad = 0, vit_inf = 0;
+    size_t decided = 0, overflow = 0, bad = 0, vit_inf = 0, pairs2 = 0;
     for (int mi = 0; mi < prof->count; mi++) {
         const dpa_hmm_profile *p = &prof->prof[mi];
         std::vector<unsigned char> work(dpa_hmm_work_bytes(p->M));
@@ -81,7 +81,33 @@ void check_kernel(dpa_hmm_ssv_xe_fn fn, dpa_hmm_vit_fn vit, const char *name) {
                 ADD_FAILURE() << "model " << mi << " M=" << p->M << " L=" << s.size() << ": ref " << ra << "/" << a
                               << " simd " << rb << "/" << b;
         }
+        // two targets a sweep: each score equals the reference's, for targets of equal and
+        // different lengths (either longer), overflowing ones included (the X run, the
+        // sampled ones), and a target paired with itself
+        for (size_t i = 0; i < seqs.size(); i++) {
+            const std::string &s1 = seqs[i], &s2 = seqs[(i * 7 + 3) % seqs.size()];
+            std::vector<uint8_t> d1(s1.size()), d2(s2.size());
+            for (size_t k = 0; k < s1.size(); k++) d1[k] = (uint8_t)dpa_hmm_residue_code((unsigned char)s1[k]);
+            for (size_t k = 0; k < s2.size(); k++) d2[k] = (uint8_t)dpa_hmm_residue_code((unsigned char)s2[k]);
+            dpa_hmm_len_params l1, l2;
+            dpa_hmm_len_params_init((int32_t)s1.size(), &l1);
+            dpa_hmm_len_params_init((int32_t)s2.size(), &l2);
+            const float r1 = dpa_hmm_vit_ref(p, &l1, d1.data(), work.data());
+            const float r2 = dpa_hmm_vit_ref(p, &l2, d2.data(), work.data());
+            float sc[2];
+            vit2(p, &l1, d1.data(), &l2, d2.data(), work.data(), sc);
+            bool ok = std::memcmp(&r1, &sc[0], 4) == 0 && std::memcmp(&r2, &sc[1], 4) == 0;
+            vit2(p, &l2, d2.data(), &l1, d1.data(), work.data(), sc);
+            ok = ok && std::memcmp(&r2, &sc[0], 4) == 0 && std::memcmp(&r1, &sc[1], 4) == 0;
+            vit2(p, &l1, d1.data(), &l1, d1.data(), work.data(), sc);
+            ok = ok && std::memcmp(&r1, &sc[0], 4) == 0 && std::memcmp(&r1, &sc[1], 4) == 0;
+            pairs2 += 3;
+            if (!ok && bad++ < 3)
+                ADD_FAILURE() << "two targets: model " << mi << " M=" << p->M << " L=" << s1.size() << "," << s2.size()
+                              << ": ref " << r1 << "," << r2 << " pair " << sc[0] << "," << sc[1];
+        }
     }
+    EXPECT_GT(pairs2, 0u);
     EXPECT_EQ(bad, 0u);
     EXPECT_GT(decided, 0u);
     std::printf("[hmm simd %s] %zu pairs, %zu decided by SSV (%zu overflows), %zu Viterbi-filter overflows\n", name,
@@ -92,7 +118,7 @@ void check_kernel(dpa_hmm_ssv_xe_fn fn, dpa_hmm_vit_fn vit, const char *name) {
 TEST(HmmSimd, Avx2EqualsScalar) {
 #ifdef DPA_HAVE_AVX2
     if (!(dpa_cpu_supported_isas() & DPA_ISA_BIT(DPA_ISA_AVX2))) GTEST_SKIP() << "CPU lacks AVX2";
-    check_kernel(dpa_hmm_ssv_xe_avx2, dpa_hmm_vit_avx2, "avx2");
+    check_kernel(dpa_hmm_ssv_xe_avx2, dpa_hmm_vit_avx2, dpa_hmm_vit2_avx2, "avx2");
 #else
     GTEST_SKIP() << "built without AVX2 support in the compiler";
 #endif
@@ -101,7 +127,7 @@ TEST(HmmSimd, Avx2EqualsScalar) {
 TEST(HmmSimd, Avx512EqualsScalar) {
 #ifdef DPA_HAVE_AVX512
     if (!(dpa_cpu_supported_isas() & DPA_ISA_BIT(DPA_ISA_AVX512))) GTEST_SKIP() << "CPU lacks AVX-512";
-    check_kernel(dpa_hmm_ssv_xe_avx512, dpa_hmm_vit_avx512, "avx512");
+    check_kernel(dpa_hmm_ssv_xe_avx512, dpa_hmm_vit_avx512, dpa_hmm_vit2_avx512, "avx512");
 #else
     GTEST_SKIP() << "built without AVX-512 support in the compiler";
 #endif

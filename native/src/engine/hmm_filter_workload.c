@@ -40,6 +40,7 @@ typedef struct hmm_job {
     const dpa_hmm_seq_batch *batch;
     dpa_hmm_filter_opts opts;
     dpa_hmm_kernels kern;
+    dpa_hmm_vit2_fn vit2; /* two targets a sweep, or NULL (scalar) */
     dpa_isa isa;
     uint8_t code_of[256]; /* residue byte -> code (dpa_hmm_code_map): the GPU digitises */
     int32_t max_L;       /* the batch's longest sequence: the digitising scratch */
@@ -74,15 +75,39 @@ static const uint8_t *digitise(const hmm_job *j, int32_t si, uint8_t *dst) {
     return dst;
 }
 
+/* A pair whose Viterbi filter waits for a partner of the same model (see hmm_cpu). */
+typedef struct vit_wait {
+    const dpa_hmm_profile *p;
+    const dpa_hmm_len_params *lp;
+    const uint8_t *dsq;
+    dpa_hmm_filter_out o;
+    float filtersc;
+    int need, buf; /* buf: which digitising buffer dsq lies in (-1: the call's copy) */
+    int32_t pair;
+} vit_wait;
+
+static void vit_finish(hmm_job *j, vit_wait *w, float vfsc) {
+    dpa_hmm_filter_after_vit(w->p, w->need, vfsc, w->filtersc, &j->opts, &w->o);
+    put_result(&j->results[w->pair], &w->o);
+}
+
+/* Every pair's SSV/MSV and bias stages in the scheduler's order; a pair that needs the
+ * Viterbi filter waits until a second pair of the same model needs it too, and the two run in
+ * one sweep (dpa_hmm_vit2_*: the transition loads and the row-to-row latency shared, same
+ * scores). Pairs of a model are adjacent in the order when the targets' lengths are alike;
+ * a waiting pair whose model changes runs alone. */
 static dpa_status hmm_cpu(void *arg, int64_t first, int64_t count, int64_t *cells) {
     hmm_job *j = arg;
     void *work = malloc(dpa_hmm_work_bytes(j->max_M));
-    uint8_t *dsq = malloc((size_t)j->max_L + 1);
-    if (!work || !dsq) {
+    uint8_t *dsq[2] = { malloc((size_t)j->max_L + 1), malloc((size_t)j->max_L + 1) };
+    if (!work || !dsq[0] || !dsq[1]) {
         free(work);
-        free(dsq);
+        free(dsq[0]);
+        free(dsq[1]);
         return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: scratch for M = %d, L = %d", j->max_M, j->max_L);
     }
+    vit_wait w[2];
+    int waiting = 0; /* w[0] holds a pair when 1 */
     for (int64_t t = first; t < first + count; t++) {
         const int32_t pair = j->order[t];
         const int32_t mi = pair / j->nseq, si = pair % j->nseq;
@@ -91,14 +116,43 @@ static dpa_status hmm_cpu(void *arg, int64_t first, int64_t count, int64_t *cell
         memset(r, 0, sizeof *r);
         if (L == 0) continue;
         const dpa_hmm_profile *p = &j->profiles->prof[mi];
-        dpa_hmm_filter_out o;
-        const uint8_t *q = j->dsq_all ? j->dsq_all + j->batch->offsets[si] : digitise(j, si, dsq);
-        dpa_hmm_filter_one_lp(p, &j->lp_by_len[L], q, &j->opts, work, &j->kern, &o);
-        put_result(r, &o);
+        const dpa_hmm_len_params *lp = &j->lp_by_len[L];
+        /* the buffer the waiting pair does not use */
+        const int buf = waiting && w[0].buf == 0 ? 1 : 0;
+        const uint8_t *q = j->dsq_all ? j->dsq_all + j->batch->offsets[si] : digitise(j, si, dsq[buf]);
         *cells += (int64_t)p->M * L;
+        vit_wait *c = &w[waiting];
+        const float usc = dpa_hmm_ssv_msv(p, lp, q, work, j->kern.ssv);
+        c->need = dpa_hmm_filter_after_msv(p, lp, q, &j->opts, usc, &c->o, &c->filtersc);
+        if (c->need == DPA_HMM_VIT_NONE) {
+            put_result(r, &c->o);
+            continue;
+        }
+        c->p = p;
+        c->lp = lp;
+        c->dsq = q;
+        c->buf = j->dsq_all ? -1 : buf;
+        c->pair = pair;
+        if (!j->vit2) {
+            vit_finish(j, c, j->kern.vit(p, lp, q, work));
+        } else if (!waiting) {
+            waiting = 1;
+        } else if (w[0].p == p) {
+            float sc[2];
+            j->vit2(p, w[0].lp, w[0].dsq, lp, q, work, sc);
+            vit_finish(j, &w[0], sc[0]);
+            vit_finish(j, c, sc[1]);
+            waiting = 0;
+        } else {
+            /* another model: the waiting pair runs alone, this one waits */
+            vit_finish(j, &w[0], j->kern.vit(w[0].p, w[0].lp, w[0].dsq, work));
+            w[0] = *c;
+        }
     }
+    if (waiting) vit_finish(j, &w[0], j->kern.vit(w[0].p, w[0].lp, w[0].dsq, work));
     free(work);
-    free(dsq);
+    free(dsq[0]);
+    free(dsq[1]);
     return DPA_OK;
 }
 
@@ -293,11 +347,13 @@ static const dpa_workload hmm_filter_workload = {
 
 static void select_ssv(unsigned allowed, hmm_job *j) {
     j->kern = dpa_hmm_kernels_ref;
+    j->vit2 = NULL;
     j->isa = DPA_ISA_SCALAR;
 #ifdef DPA_HAVE_AVX2
     if (allowed & DPA_ISA_BIT(DPA_ISA_AVX2)) {
         j->kern.ssv = dpa_hmm_ssv_xe_avx2;
         j->kern.vit = dpa_hmm_vit_avx2;
+        j->vit2 = dpa_hmm_vit2_avx2;
         j->isa = DPA_ISA_AVX2;
     }
 #endif
@@ -305,6 +361,7 @@ static void select_ssv(unsigned allowed, hmm_job *j) {
     if (allowed & DPA_ISA_BIT(DPA_ISA_AVX512)) {
         j->kern.ssv = dpa_hmm_ssv_xe_avx512;
         j->kern.vit = dpa_hmm_vit_avx512;
+        j->vit2 = dpa_hmm_vit2_avx512;
         j->isa = DPA_ISA_AVX512;
     }
 #endif

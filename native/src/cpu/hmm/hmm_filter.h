@@ -45,6 +45,18 @@ float dpa_hmm_vit_avx2(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, c
 #ifdef DPA_HAVE_AVX512
 float dpa_hmm_vit_avx512(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work);
 #endif
+/* The Viterbi filter of one model against two targets in one sweep (hmm_vit_pair.h):
+ * sc[0], sc[1] equal the single kernel's scores of A and B. work: dpa_hmm_work_bytes(M). */
+typedef void (*dpa_hmm_vit2_fn)(const dpa_hmm_profile *p, const dpa_hmm_len_params *lpa, const uint8_t *dsqa,
+                                const dpa_hmm_len_params *lpb, const uint8_t *dsqb, void *work, float sc[2]);
+#ifdef DPA_HAVE_AVX2
+void dpa_hmm_vit2_avx2(const dpa_hmm_profile *p, const dpa_hmm_len_params *lpa, const uint8_t *dsqa,
+                       const dpa_hmm_len_params *lpb, const uint8_t *dsqb, void *work, float sc[2]);
+#endif
+#ifdef DPA_HAVE_AVX512
+void dpa_hmm_vit2_avx512(const dpa_hmm_profile *p, const dpa_hmm_len_params *lpa, const uint8_t *dsqa,
+                         const dpa_hmm_len_params *lpb, const uint8_t *dsqb, void *work, float sc[2]);
+#endif
 /* The kernels one pipeline run uses. */
 typedef struct dpa_hmm_kernels {
     dpa_hmm_ssv_xe_fn ssv;

@@ -22,7 +22,8 @@ static inline int16_t adds16(int a, int b) {
 size_t dpa_hmm_work_bytes(int32_t M) {
     /* VF: M, I, D rows of M+2 words, twice (previous, current); MSV: two byte rows; SIMD SSV:
      * one striped row of up to M + 63 bytes, 64-byte aligned (the +128) */
-    size_t striped_vf = 3 * sizeof(int16_t) * ((size_t)M + 32);
+    /* striped Viterbi rows (M, D, I) of two targets (hmm_vit_pair.h) */
+    size_t striped_vf = 2 * 3 * sizeof(int16_t) * ((size_t)M + 32);
     size_t rows = (size_t)(M + 2) * (6 * sizeof(int16_t) + 2) + (size_t)M + striped_vf + 64 + 128;
     /* the diagonal SSV's two residue-index arrays (hmm_ssv_diag.h); a constant, so scratch
      * sized for the largest model of a call also serves its small models */

@@ -103,3 +103,24 @@ float dpa_hmm_vit_avx512(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp,
     }
     return -INFINITY;
 }
+
+#define VV __m512i
+#define VP_W 1
+#define V_ADDS(a, b) _mm512_adds_epi16((a), (b))
+#define V_MAX(a, b) _mm512_max_epi16((a), (b))
+#define V_SET1(x) _mm512_set1_epi16(x)
+#define V_NONE_GT(a, b) (!_mm512_cmpgt_epi16_mask((a), (b)))
+#define VP_FN(x) vp_avx512_##x
+#include "cpu/hmm/hmm_vit_pair.h"
+
+void dpa_hmm_vit2_avx512(const dpa_hmm_profile *p, const dpa_hmm_len_params *lpa, const uint8_t *dsqa,
+                         const dpa_hmm_len_params *lpb, const uint8_t *dsqb, void *work, float sc[2]) {
+#ifdef DPA_HAVE_AVX2
+    if (p->M <= YMM_MAX_M) {
+        dpa_hmm_vit2_avx2(p, lpa, dsqa, lpb, dsqb, work, sc);
+        return;
+    }
+#endif
+    const __m512i neg0 = _mm512_maskz_set1_epi16((__mmask32)1, -32768);
+    vp_avx512_pair(p, lpa, dsqa, lpb, dsqb, work, sc, neg0);
+}
