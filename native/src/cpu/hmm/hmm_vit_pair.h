@@ -55,6 +55,47 @@ static inline void VP_FN(init)(vp_seq *s, VV *rows, int Q, const dpa_hmm_profile
         (S)->Ix[q] = V_MAX(V_ADDS(mpv, mi), V_ADDS(ipv, ii));                                   \
     } while (0)
 
+/* The first lazy-F D->D pass over a row's Dx (dcv: the wrapped-in D->D value, already
+ * shifted): Dx[q] = max(x_q, Dx[q]) with x_0 = dcv, x_(q+1) = adds(max(x_q, Dx[q]), DD_q);
+ * returns x_Q. As one loop this is a chain of two dependent operations a segment. Because a
+ * saturating add is monotone, adds(max(u, v), t) = max(adds(u, t), adds(v, t)), so x_q for
+ * q >= h equals max(h_q, c_q), where h_q is the same recurrence started at segment h from
+ * -32768 (it does not depend on the first half) and c_q is the first half's x_h carried on by
+ * saturating adds alone (c_(q+1) = adds(c_q, DD_q)). So with Q >= VP_DD_SPLIT_Q the halves
+ * run as two independent chains, then a fix-up pass whose chain is one add a segment puts
+ * c_q into the second half: ~1.5 Q cycles instead of ~2 Q, the same values. It paid 2-3% on
+ * AVX2 (M = 450, 1297) and lost on AVX-512 (docs/lab/2026-11-29-session22-hmm.md), so only
+ * hmm_vit_avx2.c sets VP_DD_SPLIT_Q. */
+#ifndef VP_DD_SPLIT_Q
+#define VP_DD_SPLIT_Q 0x7fffffff
+#endif
+static inline VV VP_FN(dd_first)(VV *Dx, const VV *tw, int Q, VV dcv) {
+    if (Q < VP_DD_SPLIT_Q) {
+        for (int q = 0; q < Q; q++) {
+            Dx[q] = V_MAX(dcv, Dx[q]);
+            dcv = V_ADDS(Dx[q], tw[(size_t)q * 8 + DPA_HMM_W_DD]);
+        }
+        return dcv;
+    }
+    const int h = Q / 2;
+    VV a = dcv, b = V_SET1(-32768);
+    for (int q = 0; q < h; q++) {
+        Dx[q] = V_MAX(a, Dx[q]);
+        a = V_ADDS(Dx[q], tw[(size_t)q * 8 + DPA_HMM_W_DD]);
+        Dx[h + q] = V_MAX(b, Dx[h + q]);
+        b = V_ADDS(Dx[h + q], tw[(size_t)(h + q) * 8 + DPA_HMM_W_DD]);
+    }
+    if (Q & 1) { /* segment Q - 1 = 2h: the second chain's last step */
+        Dx[Q - 1] = V_MAX(b, Dx[Q - 1]);
+        b = V_ADDS(Dx[Q - 1], tw[(size_t)(Q - 1) * 8 + DPA_HMM_W_DD]);
+    }
+    for (int q = h; q < Q; q++) {
+        Dx[q] = V_MAX(a, Dx[q]);
+        a = V_ADDS(a, tw[(size_t)q * 8 + DPA_HMM_W_DD]);
+    }
+    return V_MAX(a, b);
+}
+
 /* The end of a row: specials, overflow, the lazy-F D->D passes (the single kernel's). */
 static inline void VP_FN(tail)(vp_seq *s, const dpa_hmm_profile *p, const VV *tw, int Q, VV xEv, VV Dmaxv, VV dcv,
                                VV neg0) {
@@ -71,11 +112,7 @@ static inline void VP_FN(tail)(vp_seq *s, const dpa_hmm_profile *p, const VV *tw
     }
     VV *Dx = s->Dx;
     if ((int)hmax_w(Dmaxv) + p->ddbound_w > (int)s->xB) {
-        dcv = shift_w(dcv, neg0);
-        for (int q = 0; q < Q; q++) {
-            Dx[q] = V_MAX(dcv, Dx[q]);
-            dcv = V_ADDS(Dx[q], tw[(size_t)q * 8 + DPA_HMM_W_DD]);
-        }
+        dcv = VP_FN(dd_first)(Dx, tw, Q, shift_w(dcv, neg0));
         int q;
         do {
             dcv = shift_w(dcv, neg0);
