@@ -13,8 +13,8 @@
 
 #include "cpu/hmm/hmm_profile.h"
 
-/* The diagonal SSV's scratch: two index arrays of DPA_HMM_DIAG_PAD + L + M + W bytes (M, W
- * <= 64... 128), 64-byte aligned. */
+/* The diagonal SSV's scratch (hmm_ssv_diag.h): two index arrays of DPA_HMM_DIAG_PAD + L +
+ * M + W bytes each (M <= DPA_HMM_DIAG_MAX_M, W <= 64), each 64-byte aligned. */
 #define DPA_HMM_DIAG_PAD 128
 #define DPA_HMM_DIAG_WORK (2 * ((size_t)DPA_HMM_MAX_L + 4 * DPA_HMM_DIAG_PAD) + 64)
 /* Scratch for one (profile, sequence): sized by dpa_hmm_work_bytes(M); any kernel's. */
