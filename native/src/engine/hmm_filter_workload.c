@@ -50,7 +50,7 @@ typedef struct hmm_job {
     dpa_cuda_hmm_model *gmodels; /* the profiles' quantised tables as the CUDA entry reads them */
     dpa_cuda_hmm_seqs gseqs;
     dpa_hmm_len_params *lp_by_len; /* [L] for every L of the batch (the GPU path's per-pair host cost) */
-    uint8_t *dsq_all;    /* digitised residues at the batch's offsets, or NULL: see want_dsq_all */
+    uint8_t *dsq_all;    /* digitised residues at the batch's offsets, or NULL (dpa_hmm_filter_compute says when) */
     dpa_sort_item *keys;
     int32_t *order;      /* the scheduler's task order: pair = model * nseq + seq */
     const dpa_context *ctx; /* for DPACCEL_TIMING's lines (cfg.timing) */
