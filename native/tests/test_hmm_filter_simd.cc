@@ -28,16 +28,17 @@ namespace {
 
 using namespace hmmgen;
 
-void check_kernel(dpa_hmm_ssv_xe_fn fn, dpa_hmm_vit_fn vit, const char *name) {
+void check_kernel(dpa_hmm_ssv_xe_fn fn, dpa_hmm_vit_fn vit, dpa_hmm_vit2_fn vit2, const char *name) {
     const dpa_hmm_kernels kern = {fn, vit};
     const uint64_t seed = std::random_device{}();
     std::printf("[hmm simd %s] seed %llu\n", name, (unsigned long long)seed);
     SCOPED_TRACE(std::string(name) + " seed " + std::to_string(seed));
     std::mt19937_64 rng(seed);
-    const int Ms[] = {1, 2, 31, 32, 33, 63, 64, 65, 100, 257, 700, 1500};
+    // 128 / 129 and 192 / 193: where the AVX-512 entries hand small models to the AVX2 kernels
+    const int Ms[] = {1, 2, 31, 32, 33, 63, 64, 65, 100, 128, 129, 192, 193, 257, 700, 1500};
     std::string text;
     std::vector<RandModel> models;
-    for (int i = 0; i < 12; i++) { models.push_back(rand_model(rng, i, Ms[i])); text += models.back().text; }
+    for (int M : Ms) { models.push_back(rand_model(rng, (int)models.size(), M)); text += models.back().text; }
     dpa_hmm_profiles *prof = nullptr;
     ASSERT_EQ(dpa_hmm_profiles_load_buffer(text.data(), text.size(), &prof), DPA_OK);
     std::vector<std::string> seqs = {"A", "W", "*", "~~", "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", "BJZOUXbjzoux"};
@@ -51,7 +52,7 @@ void check_kernel(dpa_hmm_ssv_xe_fn fn, dpa_hmm_vit_fn vit, const char *name) {
         }
     }
     const dpa_hmm_filter_opts o{0.02, 1e-3, 1, 0};
-    size_t decided = 0, overflow = 0, bad = 0, vit_inf = 0;
+    size_t decided = 0, overflow = 0, bad = 0, vit_inf = 0, pairs2 = 0;
     for (int mi = 0; mi < prof->count; mi++) {
         const dpa_hmm_profile *p = &prof->prof[mi];
         std::vector<unsigned char> work(dpa_hmm_work_bytes(p->M));
@@ -80,7 +81,33 @@ void check_kernel(dpa_hmm_ssv_xe_fn fn, dpa_hmm_vit_fn vit, const char *name) {
                 ADD_FAILURE() << "model " << mi << " M=" << p->M << " L=" << s.size() << ": ref " << ra << "/" << a
                               << " simd " << rb << "/" << b;
         }
+        // two targets a sweep: each score equals the reference's, for targets of equal and
+        // different lengths (either longer), overflowing ones included (the X run, the
+        // sampled ones), and a target paired with itself
+        for (size_t i = 0; i < seqs.size(); i++) {
+            const std::string &s1 = seqs[i], &s2 = seqs[(i * 7 + 3) % seqs.size()];
+            std::vector<uint8_t> d1(s1.size()), d2(s2.size());
+            for (size_t k = 0; k < s1.size(); k++) d1[k] = (uint8_t)dpa_hmm_residue_code((unsigned char)s1[k]);
+            for (size_t k = 0; k < s2.size(); k++) d2[k] = (uint8_t)dpa_hmm_residue_code((unsigned char)s2[k]);
+            dpa_hmm_len_params l1, l2;
+            dpa_hmm_len_params_init((int32_t)s1.size(), &l1);
+            dpa_hmm_len_params_init((int32_t)s2.size(), &l2);
+            const float r1 = dpa_hmm_vit_ref(p, &l1, d1.data(), work.data());
+            const float r2 = dpa_hmm_vit_ref(p, &l2, d2.data(), work.data());
+            float sc[2];
+            vit2(p, &l1, d1.data(), &l2, d2.data(), work.data(), sc);
+            bool ok = std::memcmp(&r1, &sc[0], 4) == 0 && std::memcmp(&r2, &sc[1], 4) == 0;
+            vit2(p, &l2, d2.data(), &l1, d1.data(), work.data(), sc);
+            ok = ok && std::memcmp(&r2, &sc[0], 4) == 0 && std::memcmp(&r1, &sc[1], 4) == 0;
+            vit2(p, &l1, d1.data(), &l1, d1.data(), work.data(), sc);
+            ok = ok && std::memcmp(&r1, &sc[0], 4) == 0 && std::memcmp(&r1, &sc[1], 4) == 0;
+            pairs2 += 3;
+            if (!ok && bad++ < 3)
+                ADD_FAILURE() << "two targets: model " << mi << " M=" << p->M << " L=" << s1.size() << "," << s2.size()
+                              << ": ref " << r1 << "," << r2 << " pair " << sc[0] << "," << sc[1];
+        }
     }
+    EXPECT_GT(pairs2, 0u);
     EXPECT_EQ(bad, 0u);
     EXPECT_GT(decided, 0u);
     std::printf("[hmm simd %s] %zu pairs, %zu decided by SSV (%zu overflows), %zu Viterbi-filter overflows\n", name,
@@ -91,7 +118,7 @@ void check_kernel(dpa_hmm_ssv_xe_fn fn, dpa_hmm_vit_fn vit, const char *name) {
 TEST(HmmSimd, Avx2EqualsScalar) {
 #ifdef DPA_HAVE_AVX2
     if (!(dpa_cpu_supported_isas() & DPA_ISA_BIT(DPA_ISA_AVX2))) GTEST_SKIP() << "CPU lacks AVX2";
-    check_kernel(dpa_hmm_ssv_xe_avx2, dpa_hmm_vit_avx2, "avx2");
+    check_kernel(dpa_hmm_ssv_xe_avx2, dpa_hmm_vit_avx2, dpa_hmm_vit2_avx2, "avx2");
 #else
     GTEST_SKIP() << "built without AVX2 support in the compiler";
 #endif
@@ -100,7 +127,7 @@ TEST(HmmSimd, Avx2EqualsScalar) {
 TEST(HmmSimd, Avx512EqualsScalar) {
 #ifdef DPA_HAVE_AVX512
     if (!(dpa_cpu_supported_isas() & DPA_ISA_BIT(DPA_ISA_AVX512))) GTEST_SKIP() << "CPU lacks AVX-512";
-    check_kernel(dpa_hmm_ssv_xe_avx512, dpa_hmm_vit_avx512, "avx512");
+    check_kernel(dpa_hmm_ssv_xe_avx512, dpa_hmm_vit_avx512, dpa_hmm_vit2_avx512, "avx512");
 #else
     GTEST_SKIP() << "built without AVX-512 support in the compiler";
 #endif
@@ -124,7 +151,9 @@ void check_ssv_shapes(dpa_hmm_ssv_xe_fn fn, int W, const char *name) {
     std::printf("[hmm ssv shapes %s] seed %llu\n", name, (unsigned long long)seed);
     SCOPED_TRACE(std::string(name) + " seed " + std::to_string(seed));
     std::mt19937_64 rng(seed);
-    std::vector<int> Ms = {1, 2, W - 1, W, W + 1};
+    // the one-segment (diagonal, hmm_ssv_diag.h) path and its edges for both widths: AVX2's
+    // 33 and 63..65 are two segments, AVX-512's 65 is two
+    std::vector<int> Ms = {1, 2, 3, 31, 32, 33, 63, 64, 65, W - 1, W, W + 1};
     for (int Q = 2; Q <= 37; Q++) Ms.push_back(W * (Q - 1) + 1 + (int)(rng() % W));
     std::string text;
     std::vector<RandModel> models;
@@ -152,6 +181,19 @@ void check_ssv_shapes(dpa_hmm_ssv_xe_fn fn, int W, const char *name) {
         }
         for (int i = 0; i < 4; i++) seqs.push_back(sample_seq(rng, rm));
         seqs.push_back(consensus(rm, 0, M));
+        // hits at both ends of a target (the diagonal kernel's padded windows), and for the
+        // small models a target of hmmsearch's largest length (the diagonal kernel's scratch)
+        for (int i = 0; i < 2; i++) {
+            std::string t;
+            for (int j = 0, n = (int)(rng() % 300); j < n; j++) t += AA[rng() % 20];
+            const size_t e = 1 + rng() % M, a = M - (1 + rng() % M);
+            seqs.push_back(consensus(rm, 0, e) + t + consensus(rm, a, M));
+        }
+        if (M <= 65) {
+            std::string t;
+            for (int j = 0; j < DPA_HMM_MAX_L - (int)M; j++) t += AA[rng() % 20];
+            seqs.push_back(t + consensus(rm, 0, M));
+        }
         for (int i = 0; i < 3; i++) {
             const size_t a = rng() % M, e = a + 1 + rng() % (M - a);
             std::string t;

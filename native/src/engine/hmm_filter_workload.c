@@ -40,6 +40,7 @@ typedef struct hmm_job {
     const dpa_hmm_seq_batch *batch;
     dpa_hmm_filter_opts opts;
     dpa_hmm_kernels kern;
+    dpa_hmm_vit2_fn vit2; /* two targets a sweep, or NULL (scalar) */
     dpa_isa isa;
     uint8_t code_of[256]; /* residue byte -> code (dpa_hmm_code_map): the GPU digitises */
     int32_t max_L;       /* the batch's longest sequence: the digitising scratch */
@@ -49,6 +50,7 @@ typedef struct hmm_job {
     dpa_cuda_hmm_model *gmodels; /* the profiles' quantised tables as the CUDA entry reads them */
     dpa_cuda_hmm_seqs gseqs;
     dpa_hmm_len_params *lp_by_len; /* [L] for every L of the batch (the GPU path's per-pair host cost) */
+    uint8_t *dsq_all;    /* digitised residues at the batch's offsets, or NULL (dpa_hmm_filter_compute says when) */
     dpa_sort_item *keys;
     int32_t *order;      /* the scheduler's task order: pair = model * nseq + seq */
     const dpa_context *ctx; /* for DPACCEL_TIMING's lines (cfg.timing) */
@@ -73,15 +75,39 @@ static const uint8_t *digitise(const hmm_job *j, int32_t si, uint8_t *dst) {
     return dst;
 }
 
+/* A pair whose Viterbi filter waits for a partner of the same model (see hmm_cpu). */
+typedef struct vit_wait {
+    const dpa_hmm_profile *p;
+    const dpa_hmm_len_params *lp;
+    const uint8_t *dsq;
+    dpa_hmm_filter_out o;
+    float filtersc;
+    int need, buf; /* buf: which digitising buffer dsq lies in (-1: the call's copy) */
+    int32_t pair;
+} vit_wait;
+
+static void vit_finish(hmm_job *j, vit_wait *w, float vfsc) {
+    dpa_hmm_filter_after_vit(w->p, w->need, vfsc, w->filtersc, &j->opts, &w->o);
+    put_result(&j->results[w->pair], &w->o);
+}
+
+/* Every pair's SSV/MSV and bias stages in the scheduler's order; a pair that needs the
+ * Viterbi filter waits until a second pair of the same model needs it too, and the two run in
+ * one sweep (dpa_hmm_vit2_*: the transition loads and the row-to-row latency shared, same
+ * scores). Pairs of a model are adjacent in the order when the targets' lengths are alike;
+ * a waiting pair whose model changes runs alone. */
 static dpa_status hmm_cpu(void *arg, int64_t first, int64_t count, int64_t *cells) {
     hmm_job *j = arg;
     void *work = malloc(dpa_hmm_work_bytes(j->max_M));
-    uint8_t *dsq = malloc((size_t)j->max_L + 1);
-    if (!work || !dsq) {
+    uint8_t *dsq[2] = { malloc((size_t)j->max_L + 1), malloc((size_t)j->max_L + 1) };
+    if (!work || !dsq[0] || !dsq[1]) {
         free(work);
-        free(dsq);
+        free(dsq[0]);
+        free(dsq[1]);
         return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: scratch for M = %d, L = %d", j->max_M, j->max_L);
     }
+    vit_wait w[2];
+    int waiting = 0; /* w[0] holds a pair when 1 */
     for (int64_t t = first; t < first + count; t++) {
         const int32_t pair = j->order[t];
         const int32_t mi = pair / j->nseq, si = pair % j->nseq;
@@ -90,13 +116,43 @@ static dpa_status hmm_cpu(void *arg, int64_t first, int64_t count, int64_t *cell
         memset(r, 0, sizeof *r);
         if (L == 0) continue;
         const dpa_hmm_profile *p = &j->profiles->prof[mi];
-        dpa_hmm_filter_out o;
-        dpa_hmm_filter_one(p, digitise(j, si, dsq), L, &j->opts, work, &j->kern, &o);
-        put_result(r, &o);
+        const dpa_hmm_len_params *lp = &j->lp_by_len[L];
+        /* the buffer the waiting pair does not use */
+        const int buf = waiting && w[0].buf == 0 ? 1 : 0;
+        const uint8_t *q = j->dsq_all ? j->dsq_all + j->batch->offsets[si] : digitise(j, si, dsq[buf]);
         *cells += (int64_t)p->M * L;
+        vit_wait *c = &w[waiting];
+        const float usc = dpa_hmm_ssv_msv(p, lp, q, work, j->kern.ssv);
+        c->need = dpa_hmm_filter_after_msv(p, lp, q, &j->opts, usc, &c->o, &c->filtersc);
+        if (c->need == DPA_HMM_VIT_NONE) {
+            put_result(r, &c->o);
+            continue;
+        }
+        c->p = p;
+        c->lp = lp;
+        c->dsq = q;
+        c->buf = j->dsq_all ? -1 : buf;
+        c->pair = pair;
+        if (!j->vit2) {
+            vit_finish(j, c, j->kern.vit(p, lp, q, work));
+        } else if (!waiting) {
+            waiting = 1;
+        } else if (w[0].p == p) {
+            float sc[2];
+            j->vit2(p, w[0].lp, w[0].dsq, lp, q, work, sc);
+            vit_finish(j, &w[0], sc[0]);
+            vit_finish(j, c, sc[1]);
+            waiting = 0;
+        } else {
+            /* another model: the waiting pair runs alone, this one waits */
+            vit_finish(j, &w[0], j->kern.vit(w[0].p, w[0].lp, w[0].dsq, work));
+            w[0] = *c;
+        }
     }
+    if (waiting) vit_finish(j, &w[0], j->kern.vit(w[0].p, w[0].lp, w[0].dsq, work));
     free(work);
-    free(dsq);
+    free(dsq[0]);
+    free(dsq[1]);
     return DPA_OK;
 }
 
@@ -291,11 +347,13 @@ static const dpa_workload hmm_filter_workload = {
 
 static void select_ssv(unsigned allowed, hmm_job *j) {
     j->kern = dpa_hmm_kernels_ref;
+    j->vit2 = NULL;
     j->isa = DPA_ISA_SCALAR;
 #ifdef DPA_HAVE_AVX2
     if (allowed & DPA_ISA_BIT(DPA_ISA_AVX2)) {
         j->kern.ssv = dpa_hmm_ssv_xe_avx2;
         j->kern.vit = dpa_hmm_vit_avx2;
+        j->vit2 = dpa_hmm_vit2_avx2;
         j->isa = DPA_ISA_AVX2;
     }
 #endif
@@ -303,6 +361,7 @@ static void select_ssv(unsigned allowed, hmm_job *j) {
     if (allowed & DPA_ISA_BIT(DPA_ISA_AVX512)) {
         j->kern.ssv = dpa_hmm_ssv_xe_avx512;
         j->kern.vit = dpa_hmm_vit_avx512;
+        j->vit2 = dpa_hmm_vit2_avx512;
         j->isa = DPA_ISA_AVX512;
     }
 #endif
@@ -323,6 +382,7 @@ typedef struct check_bad {
 } check_bad;
 typedef struct check_job {
     const dpa_hmm_seq_batch *b;
+    uint8_t *dsq_all; /* NULL: check only */
     const int32_t *first; /* block k: sequences [first[k], first[k + 1]) */
     check_bad *bad;
 } check_job;
@@ -334,7 +394,8 @@ static void check_block(void *arg, int64_t k) {
         const int32_t L = d->b->lengths[i];
         if (L == 0) continue;
         int64_t j = 0;
-        if (dpa_hmm_digitize(d->b->residues + d->b->offsets[i], L, NULL, &j) != DPA_OK) {
+        uint8_t *to = d->dsq_all ? d->dsq_all + d->b->offsets[i] : NULL;
+        if (dpa_hmm_digitize(d->b->residues + d->b->offsets[i], L, to, &j) != DPA_OK) {
             d->bad[k].seq = i;
             d->bad[k].pos = j;
             return;
@@ -342,7 +403,7 @@ static void check_block(void *arg, int64_t k) {
     }
 }
 
-static dpa_status check_residues(dpa_context *ctx, const dpa_hmm_seq_batch *b) {
+static dpa_status check_residues(dpa_context *ctx, const dpa_hmm_seq_batch *b, uint8_t *dsq_all) {
     /* at most one block per sequence */
     int32_t *first = malloc(sizeof *first * ((size_t)b->num_seqs + 1));
     if (!first) return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %d sequences", b->num_seqs);
@@ -360,7 +421,7 @@ static dpa_status check_residues(dpa_context *ctx, const dpa_hmm_seq_batch *b) {
         free(first);
         return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %lld residue blocks", (long long)nblocks);
     }
-    check_job d = { b, first, bad };
+    check_job d = { b, dsq_all, first, bad };
     dpa_pool_run(ctx->pool, nblocks, check_block, &d);
     dpa_status st = DPA_OK;
     for (int64_t k = 0; k < nblocks; k++)
@@ -402,7 +463,28 @@ DPA_API dpa_status dpa_hmm_filter_compute(dpa_context *ctx, const dpa_hmm_profil
     const double t_call = ctx->cfg.timing ? dpa_ms_now() : 0;
     dpa_status st = dpa_hmm_filter_validate_shape(batch, params);
     if (st) return st;
-    if (batch->num_seqs > 0 && (st = check_residues(ctx, batch))) goto cleanup;
+    if (batch->num_seqs > 0) {
+        /* A CPU-only call with several models digitises every sequence once, here, instead of
+         * once per pair: at 350 residues a pair the per-pair digitising was ~0.2 us, half of a
+         * small model's whole pair (docs/lab/2026-11-29-session22-hmm.md). Calls that may use
+         * a GPU keep checking only: the GPU maps residues itself, and the copy's fresh pages
+         * cost more than the check at hundreds of millions of residues (session 18). */
+        int32_t devices = 0;
+        (void)dpa_context_device_count(ctx, &devices);
+        if (profiles->count >= 2 && (params->backend == DPA_BACKEND_CPU || devices == 0)) {
+            int64_t span = 0;
+            for (int32_t i = 0; i < batch->num_seqs; i++)
+                if (batch->lengths[i] > 0 && batch->offsets[i] + batch->lengths[i] > span)
+                    span = batch->offsets[i] + batch->lengths[i];
+            job.dsq_all = malloc((size_t)span + 1);
+            if (!job.dsq_all) {
+                st = dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm-filter: out of memory for %lld digitised residues",
+                              (long long)span);
+                goto cleanup;
+            }
+        }
+        if ((st = check_residues(ctx, batch, job.dsq_all))) goto cleanup;
+    }
     const double t_checked = ctx->cfg.timing ? dpa_ms_now() : 0;
     const int64_t n = (int64_t)profiles->count * batch->num_seqs;
     if (n > INT32_MAX) {
@@ -519,5 +601,6 @@ cleanup:
     free(job.order);
     free(job.gmodels);
     free(job.lp_by_len);
+    free(job.dsq_all);
     return st;
 }

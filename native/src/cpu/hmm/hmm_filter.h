@@ -13,6 +13,10 @@
 
 #include "cpu/hmm/hmm_profile.h"
 
+/* The diagonal SSV's scratch (hmm_ssv_diag.h): two index arrays of DPA_HMM_DIAG_PAD + L +
+ * M + W bytes each (M <= DPA_HMM_DIAG_MAX_M, W <= 64), each 64-byte aligned. */
+#define DPA_HMM_DIAG_PAD 128
+#define DPA_HMM_DIAG_WORK (2 * ((size_t)DPA_HMM_MAX_L + 4 * DPA_HMM_DIAG_PAD) + 64)
 /* Scratch for one (profile, sequence): sized by dpa_hmm_work_bytes(M); any kernel's. */
 size_t dpa_hmm_work_bytes(int32_t M);
 
@@ -40,6 +44,18 @@ float dpa_hmm_vit_avx2(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, c
 #endif
 #ifdef DPA_HAVE_AVX512
 float dpa_hmm_vit_avx512(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work);
+#endif
+/* The Viterbi filter of one model against two targets in one sweep (hmm_vit_pair.h):
+ * sc[0], sc[1] equal the single kernel's scores of A and B. work: dpa_hmm_work_bytes(M). */
+typedef void (*dpa_hmm_vit2_fn)(const dpa_hmm_profile *p, const dpa_hmm_len_params *lpa, const uint8_t *dsqa,
+                                const dpa_hmm_len_params *lpb, const uint8_t *dsqb, void *work, float sc[2]);
+#ifdef DPA_HAVE_AVX2
+void dpa_hmm_vit2_avx2(const dpa_hmm_profile *p, const dpa_hmm_len_params *lpa, const uint8_t *dsqa,
+                       const dpa_hmm_len_params *lpb, const uint8_t *dsqb, void *work, float sc[2]);
+#endif
+#ifdef DPA_HAVE_AVX512
+void dpa_hmm_vit2_avx512(const dpa_hmm_profile *p, const dpa_hmm_len_params *lpa, const uint8_t *dsqa,
+                         const dpa_hmm_len_params *lpb, const uint8_t *dsqb, void *work, float sc[2]);
 #endif
 /* The kernels one pipeline run uses. */
 typedef struct dpa_hmm_kernels {
@@ -89,6 +105,10 @@ double dpa_hmm_gumbel_surv(double x, double mu, double lambda);
  * kernels; the full MSV (when SSV cannot decide) and the bias filter are scalar. */
 void dpa_hmm_filter_one(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, const dpa_hmm_filter_opts *o,
                         void *work, const dpa_hmm_kernels *k, dpa_hmm_filter_out *out);
+/* The same with the length parameters of L = lp->L computed by the caller (once per length,
+ * not per pair: their logf calls were ~10% of a small model's pair). */
+void dpa_hmm_filter_one_lp(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq,
+                           const dpa_hmm_filter_opts *o, void *work, const dpa_hmm_kernels *k, dpa_hmm_filter_out *out);
 /* dpa_hmm_filter_one in two halves around the Viterbi filter, for kernels that batch the
  * DP elsewhere (CUDA): after_msv takes the MSV score usc (nats), fills the MSV and bias
  * fields and flags of out, and says whether the Viterbi filter must run; after_vit adds its

@@ -22,8 +22,13 @@ static inline int16_t adds16(int a, int b) {
 size_t dpa_hmm_work_bytes(int32_t M) {
     /* VF: M, I, D rows of M+2 words, twice (previous, current); MSV: two byte rows; SIMD SSV:
      * one striped row of up to M + 63 bytes, 64-byte aligned (the +128) */
-    size_t striped_vf = 3 * sizeof(int16_t) * ((size_t)M + 32);
-    return (size_t)(M + 2) * (6 * sizeof(int16_t) + 2) + (size_t)M + striped_vf + 64 + 128;
+    /* striped Viterbi rows (M, D, I) of two targets (hmm_vit_pair.h) */
+    size_t striped_vf = 2 * 3 * sizeof(int16_t) * ((size_t)M + 32);
+    size_t rows = (size_t)(M + 2) * (6 * sizeof(int16_t) + 2) + (size_t)M + striped_vf + 64 + 128;
+    /* the diagonal SSV's two residue-index arrays (hmm_ssv_diag.h); a constant, so scratch
+     * sized for the largest model of a call also serves its small models */
+    size_t diag = DPA_HMM_DIAG_WORK;
+    return rows > diag ? rows : diag;
 }
 
 uint8_t dpa_hmm_ssv_xe_ref(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, void *work) {
@@ -299,8 +304,13 @@ void dpa_hmm_filter_one(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L,
                         void *work, const dpa_hmm_kernels *k, dpa_hmm_filter_out *out) {
     dpa_hmm_len_params lp;
     dpa_hmm_len_params_init(L, &lp);
-    const float usc = dpa_hmm_ssv_msv(p, &lp, dsq, work, k->ssv);
+    dpa_hmm_filter_one_lp(p, &lp, dsq, o, work, k, out);
+}
+
+void dpa_hmm_filter_one_lp(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq,
+                           const dpa_hmm_filter_opts *o, void *work, const dpa_hmm_kernels *k, dpa_hmm_filter_out *out) {
+    const float usc = dpa_hmm_ssv_msv(p, lp, dsq, work, k->ssv);
     float filtersc;
-    const int need = dpa_hmm_filter_after_msv(p, &lp, dsq, o, usc, out, &filtersc);
-    if (need != DPA_HMM_VIT_NONE) dpa_hmm_filter_after_vit(p, need, k->vit(p, &lp, dsq, work), filtersc, o, out);
+    const int need = dpa_hmm_filter_after_msv(p, lp, dsq, o, usc, out, &filtersc);
+    if (need != DPA_HMM_VIT_NONE) dpa_hmm_filter_after_vit(p, need, k->vit(p, lp, dsq, work), filtersc, o, out);
 }

@@ -58,6 +58,7 @@ void dpa_hmm_profile_free(dpa_hmm_profile *prof) {
     free(prof->tw);
     free(prof->ssv[0]);
     free(prof->ssv[1]);
+    free(prof->ssv_diag);
     for (int w = 0; w < 2; w++) {
         free(prof->vf_rw[w]);
         free(prof->vf_tw[w]);
@@ -213,6 +214,18 @@ dpa_status dpa_hmm_profile_build(const dpa_hmm_model *hmm, dpa_hmm_profile *p) {
                     int u = 127 + p->bias_b - (k <= M ? p->rb[(size_t)x * cols + k] : 255);
                     p->ssv[w][((size_t)x * Q + q) * W + z] = (uint8_t)((u < 0 ? 0 : u) ^ 127);
                 }
+    }
+    if (M <= DPA_HMM_DIAG_MAX_M) {
+        p->ssv_diag = aligned_alloc(64, (size_t)M * 32);
+        if (!p->ssv_diag) {
+            dpa_hmm_profile_free(p);
+            return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm profile of M = %d: SSV tables", M);
+        }
+        for (int k = 1; k <= M; k++)
+            for (int x = 0; x < 32; x++) {
+                int u = 127 + p->bias_b - (x < DPA_HMM_KP ? p->rb[(size_t)x * cols + k] : 255);
+                p->ssv_diag[(size_t)(k - 1) * 32 + x] = (uint8_t)((u < 0 ? 0 : u) ^ 127);
+            }
     }
     for (int w = 0; w < 2; w++) {
         const int W = w ? 32 : 16, Q = (M + W - 1) / W;

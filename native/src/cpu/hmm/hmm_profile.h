@@ -16,6 +16,7 @@
 #include "cpu/hmm/hmm_model.h"
 
 #define DPA_HMM_MAX_L 100000 /* hmmsearch's pipeline limit on target length */
+#define DPA_HMM_DIAG_MAX_M 128 /* models that get the diagonal SSV table (ssv_diag) */
 
 /* word transition indices into M_k (from node k-1) and out of node k */
 enum { DPA_HMM_W_BM, DPA_HMM_W_MM, DPA_HMM_W_IM, DPA_HMM_W_DM, DPA_HMM_W_MD, DPA_HMM_W_MI, DPA_HMM_W_II,
@@ -44,6 +45,11 @@ typedef struct dpa_hmm_profile {
      * q + z Q + 1, or 127 past M. ssv[i] is 64-byte aligned; i = 0: W 32, i = 1: W 64. */
     uint8_t *ssv[2];
     int32_t ssv_q[2];
+    /* The same signed costs node-major for the diagonal SSV of small models
+     * (hmm_ssv_diag.h), M <= DPA_HMM_DIAG_MAX_M only (NULL otherwise): node k's 32 bytes
+     * are sbv(k, x) for codes x = 0..31, 127 (the largest cost) for the unused codes 29..31,
+     * so code 31 pads the residue windows past either end of the target. */
+    uint8_t *ssv_diag;
     /* Viterbi-filter words striped for W int16 lanes, [0]: W 16 (AVX2), [1]: W 32 (AVX-512):
      * Q = vf_q = ceil(M / W); node k = q + z Q + 1 in lane z. vf_rw: residue x, segment q ->
      * W words (rw, -32768 past M); vf_tw: segment q -> 8 vectors in DPA_HMM_W_* order

@@ -33,9 +33,26 @@ static inline __m256i shift_in_begin(__m256i v) {
 #define SV_FN(x) ssv_avx2_##x
 #include "cpu/hmm/hmm_ssv_band.h"
 
+#define DV __m256i
+#define DV_W 32
+#define DV_LOADU(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define DV_BCAST16(p) _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)(p)))
+#define DV_SHUF(t, i) _mm256_shuffle_epi8((t), (i))
+#define DV_OR(a, b) _mm256_or_si256((a), (b))
+#define DV_SUBS(a, b) _mm256_subs_epi8((a), (b))
+#define DV_MAX(a, b) _mm256_max_epu8((a), (b))
+#define DV_SET1(x) _mm256_set1_epi8(x)
+#define DV_FN(x) ssv_avx2_##x
+#include "cpu/hmm/hmm_ssv_diag.h"
+
+/* Models of one segment go by diagonals (hmm_ssv_diag.h): their rows are a lane-crossing
+ * latency chain in the striped kernel. */
+#define DIAG_MAX_M 32
+
 uint8_t dpa_hmm_ssv_xe_avx2(const dpa_hmm_profile *p, const uint8_t *dsq, int32_t L, void *work) {
-    (void)work;
-    const __m256i xE = ssv_avx2_all_bands((const __m256i *)p->ssv[0], p->ssv_q[0], dsq, L);
+    const __m256i xE = p->M <= DIAG_MAX_M && p->ssv_diag
+                           ? ssv_avx2_diag(p->ssv_diag, p->M, dsq, L, work)
+                           : ssv_avx2_all_bands((const __m256i *)p->ssv[0], p->ssv_q[0], dsq, L);
     __m128i m = _mm_max_epu8(_mm256_castsi256_si128(xE), _mm256_extracti128_si256(xE, 1));
     m = _mm_max_epu8(m, _mm_srli_si128(m, 8));
     m = _mm_max_epu8(m, _mm_srli_si128(m, 4));

@@ -27,7 +27,17 @@ static inline int16_t hmax_w(__m512i v) {
     return (int16_t)_mm_extract_epi16(m, 0);
 }
 
+/* Models of up to four 32-word segments take the AVX2 kernel (16-word segments). A small
+ * model's row is bound by its latency chain (xE's horizontal maximum, the specials, xB back
+ * into the next row), which is longer on a zmm register (one more extract), not by
+ * throughput; on Zen 4 the AVX2 kernel was 1.2-1.4x faster for M = 1..128
+ * (docs/lab/2026-11-29-session22-hmm.md; DECISIONS 150). */
+#define YMM_MAX_M 128
+
 float dpa_hmm_vit_avx512(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp, const uint8_t *dsq, void *work) {
+#ifdef DPA_HAVE_AVX2
+    if (p->M <= YMM_MAX_M) return dpa_hmm_vit_avx2(p, lp, dsq, work);
+#endif
     const int Q = p->vf_q[1];
     const __m512i *tw = (const __m512i *)p->vf_tw[1];
     __m512i *Mx = (__m512i *)(((uintptr_t)work + 63) & ~(uintptr_t)63), *Dx = Mx + Q, *Ix = Dx + Q;
@@ -92,4 +102,25 @@ float dpa_hmm_vit_avx512(const dpa_hmm_profile *p, const dpa_hmm_len_params *lp,
         return s;
     }
     return -INFINITY;
+}
+
+#define VV __m512i
+#define VP_W 1
+#define V_ADDS(a, b) _mm512_adds_epi16((a), (b))
+#define V_MAX(a, b) _mm512_max_epi16((a), (b))
+#define V_SET1(x) _mm512_set1_epi16(x)
+#define V_NONE_GT(a, b) (!_mm512_cmpgt_epi16_mask((a), (b)))
+#define VP_FN(x) vp_avx512_##x
+#include "cpu/hmm/hmm_vit_pair.h"
+
+void dpa_hmm_vit2_avx512(const dpa_hmm_profile *p, const dpa_hmm_len_params *lpa, const uint8_t *dsqa,
+                         const dpa_hmm_len_params *lpb, const uint8_t *dsqb, void *work, float sc[2]) {
+#ifdef DPA_HAVE_AVX2
+    if (p->M <= YMM_MAX_M) {
+        dpa_hmm_vit2_avx2(p, lpa, dsqa, lpb, dsqb, work, sc);
+        return;
+    }
+#endif
+    const __m512i neg0 = _mm512_maskz_set1_epi16((__mmask32)1, -32768);
+    vp_avx512_pair(p, lpa, dsqa, lpb, dsqb, work, sc, neg0);
 }
