@@ -3,7 +3,7 @@
  * cohort that dpa_gen_genotypes writes for the same arguments, so PLINK can run on the files
  * and this on the same genotypes (docs/distance.md, "Speed"):
  *
- *   dpa_distance_bench SAMPLES VARIANTS SEED THREADS REPS [cpu|gpu|hybrid]
+ *   dpa_distance_bench SAMPLES VARIANTS SEED THREADS REPS [cpu|gpu|hybrid|auto[,...]]
  *
  * prints the median and best wall time and pair-SNPs/s = N(N-1)/2 x autosomal variants / time,
  * plus an FNV-1a checksum of the counts (equal for every ISA and thread count).
@@ -69,7 +69,7 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     if (argc != 6 && argc != 7) {
-        fprintf(stderr, "usage: %s SAMPLES VARIANTS SEED THREADS REPS [cpu|gpu|hybrid]\n", argv[0]);
+        fprintf(stderr, "usage: %s SAMPLES VARIANTS SEED THREADS REPS [cpu|gpu|hybrid|auto[,...]]\n", argv[0]);
         return 2;
     }
     const int32_t n = (int32_t)atol(argv[1]);
@@ -90,13 +90,25 @@ int main(int argc, char **argv)
     o.backend = DPA_BACKEND_CPU;
     const char *tv = getenv("DPACCEL_TIMING"), *cv = getenv("DPACCEL_CUDA_TIMING");
     if ((tv && *tv && *tv != '0') || (cv && *cv && *cv != '0')) o.log_fn = log_stderr;
-    const char *be = argc > 6 ? argv[6] : "cpu";
-    if (!strcmp(be, "gpu")) o.backend = DPA_BACKEND_GPU;
-    else if (!strcmp(be, "hybrid")) o.backend = DPA_BACKEND_HYBRID;
-    else if (strcmp(be, "cpu")) {
-        fprintf(stderr, "%s: BACKEND is cpu, gpu or hybrid, not '%s'\n", argv[0], be);
-        return 2;
+    /* several backends (a comma list) run in interleaved rounds on the same data */
+    enum { MAXB = 8 };
+    char list[64];
+    snprintf(list, sizeof list, "%s", argc > 6 ? argv[6] : "cpu");
+    const char *names[MAXB];
+    dpa_backend backends[MAXB];
+    int nb = 0;
+    for (char *tok = strtok(list, ","); tok && nb < MAXB; tok = strtok(NULL, ",")) {
+        if (!strcmp(tok, "gpu")) backends[nb] = DPA_BACKEND_GPU;
+        else if (!strcmp(tok, "hybrid")) backends[nb] = DPA_BACKEND_HYBRID;
+        else if (!strcmp(tok, "cpu")) backends[nb] = DPA_BACKEND_CPU;
+        else if (!strcmp(tok, "auto")) backends[nb] = DPA_BACKEND_AUTO;
+        else {
+            fprintf(stderr, "%s: BACKEND is cpu, gpu, hybrid or auto, not '%s'\n", argv[0], tok);
+            return 2;
+        }
+        names[nb++] = tok;
     }
+    o.backend = nb == 1 ? backends[0] : DPA_BACKEND_AUTO; /* AUTO: the context opens the GPUs */
     dpa_context *ctx;
     if (dpa_context_create(&o, &ctx)) {
         fprintf(stderr, "%s: %s\n", argv[0], dpa_last_error());
@@ -105,24 +117,32 @@ int main(int argc, char **argv)
     const dpa_genotype_batch b = { n, m, d.row_bytes, d.genotypes, d.autosomal };
     const int64_t pairs = (int64_t)n * (n - 1) / 2;
     uint32_t *out = malloc(sizeof *out * (size_t)pairs * DPA_DISTANCE_COUNTS);
-    double t[100];
+    double t[MAXB][100];
     dpa_distance_stats st;
-    for (int r = 0; r < reps; r++) {
-        const double t0 = now_s();
-        if (!out || dpa_distance_counts(ctx, &b, NULL, NULL, out, pairs * DPA_DISTANCE_COUNTS, &st)) {
-            fprintf(stderr, "%s: %s\n", argv[0], out ? dpa_last_error() : "out of memory");
-            return 1;
+    uint64_t h[MAXB];
+    for (int r = 0; r < reps; r++)
+        for (int k = 0; k < nb; k++) {
+            dpa_distance_params p;
+            dpa_distance_params_init(&p);
+            p.backend = backends[k];
+            const double t0 = now_s();
+            if (!out || dpa_distance_counts(ctx, &b, NULL, &p, out, pairs * DPA_DISTANCE_COUNTS, &st)) {
+                fprintf(stderr, "%s: %s\n", argv[0], out ? dpa_last_error() : "out of memory");
+                return 1;
+            }
+            t[k][r] = now_s() - t0;
+            if (r < reps - 1) continue; /* the checksum of the last round's counts */
+            h[k] = 1469598103934665603ull;
+            for (int64_t q = 0; q < pairs * DPA_DISTANCE_COUNTS; q++) h[k] = (h[k] ^ out[q]) * 1099511628211ull;
         }
-        t[r] = now_s() - t0;
+    for (int k = 0; k < nb; k++) {
+        qsort(t[k], (size_t)reps, sizeof *t[k], cmp);
+        const double work = (double)pairs * (double)st.variants_used;
+        printf("distance %s %d x %lld (%lld used) threads %d isa %s: median %.3f s, best %.3f s, "
+               "%.2f G pair-SNPs/s (median), checksum %016llx\n", names[k], n, (long long)m,
+               (long long)st.variants_used, threads, dpa_isa_name((dpa_isa)st.isa), t[k][reps / 2],
+               t[k][0], work / t[k][reps / 2] / 1e9, (unsigned long long)h[k]);
     }
-    qsort(t, (size_t)reps, sizeof *t, cmp);
-    uint64_t h = 1469598103934665603ull;
-    for (int64_t k = 0; k < pairs * DPA_DISTANCE_COUNTS; k++) h = (h ^ out[k]) * 1099511628211ull;
-    const double work = (double)pairs * (double)st.variants_used;
-    printf("distance %s %d x %lld (%lld used) threads %d isa %s: median %.3f s, best %.3f s, "
-           "%.2f G pair-SNPs/s (median), checksum %016llx\n", be, n, (long long)m,
-           (long long)st.variants_used, threads, dpa_isa_name((dpa_isa)st.isa), t[reps / 2], t[0],
-           work / t[reps / 2] / 1e9, (unsigned long long)h);
     const char *ck = getenv("DPA_BENCH_CHECK");
     if (ck && atoi(ck) > 0) {
         const int k = atoi(ck);

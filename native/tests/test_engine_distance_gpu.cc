@@ -74,6 +74,29 @@ TEST_F(EngineDistGpu, GpuHybridAutoEqualCpu)
     }
 }
 
+// HYBRID and AUTO calls that the cost model sends to the GPU alone take the GPU-only path
+// (planes built on the device); a floor of 100% forces that for HYBRID here
+TEST_F(EngineDistGpu, HybridResolvedToGpuAloneBuildsPlanesOnTheDevice)
+{
+    const uint64_t seed = test_seed();
+    SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
+    std::mt19937_64 rng(seed);
+    const Geno g = random_geno(rng, 211, 1999);
+    const dpa_distance_tile tile = { 0, 100, 90, 211 };
+    setenv("DPACCEL_HYBRID_MIN_CPU_SHARE", "100", 1);
+    dpa_context *ctx = make_gpu_context(DPA_BACKEND_HYBRID);
+    unsetenv("DPACCEL_HYBRID_MIN_CPU_SHARE");
+    ASSERT_NE(ctx, nullptr) << dpa_last_error();
+    dpa_distance_stats st;
+    for (const dpa_distance_tile *t : { (const dpa_distance_tile *)nullptr, &tile }) {
+        SCOPED_TRACE(t ? "tile" : "triangle");
+        const std::vector<uint32_t> cpu = counts(ctx, g, t, DPA_BACKEND_CPU, &st);
+        EXPECT_EQ(counts(ctx, g, t, DPA_BACKEND_HYBRID, &st), cpu);
+        EXPECT_EQ(st.gpu_pairs, st.pairs) << "HYBRID under a 100% floor runs on the GPU alone";
+    }
+    dpa_context_destroy(ctx);
+}
+
 TEST_F(EngineDistGpu, InjectedFaultsFallBackToIdenticalCpuCounts)
 {
     const uint64_t seed = test_seed();

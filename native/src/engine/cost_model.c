@@ -38,11 +38,14 @@ double dpa_cost_sw_gpu_seconds(int64_t cells, int64_t pairs, int32_t devices)
     return 300e-6 + (double)pairs * 0.2e-6 + (double)cells / (0.5e12 * (devices > 0 ? devices : 1));
 }
 
-/* pair-words (64 pair-SNPs) per second per thread on the 2-core dev VM (docs/distance.md:
- * ~60-75, ~35 and ~3 G pair-SNPs/s; AVX-512 without VPOPCNTQ runs at the AVX2 rate) */
+/* pair-words (64 pair-SNPs) per second per thread, one thread of the 2-core Zen 4 dev VM
+ * after the register-blocked kernels (docs/BENCHMARKS.md, 2026-11-29: 145, 61 and 7 G
+ * pair-SNPs/s). AVX-512 is the VPOPCNTQ kernel's rate; a CPU without VPOPCNTQ (Skylake-X)
+ * runs at about the AVX2 rate, so there the CPU is overrated 2x, which only moves the CPU/GPU
+ * crossover of calls shorter than ~1 ms. */
 double dpa_cost_distance_cpu_seconds(int64_t pair_words, int32_t threads, dpa_isa isa)
 {
-    const double rate = isa == DPA_ISA_AVX512 ? 0.9e9 : isa == DPA_ISA_AVX2 ? 0.55e9 : 0.05e9;
+    const double rate = isa == DPA_ISA_AVX512 ? 2.2e9 : isa == DPA_ISA_AVX2 ? 0.95e9 : 0.1e9;
     return (double)pair_words / (rate * (threads > 0 ? threads : 1));
 }
 

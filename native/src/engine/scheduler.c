@@ -55,8 +55,9 @@ typedef struct plan {
     int32_t ndev;
 } plan;
 
+/* commit = 0 only asks (dpa_sched_backend): the round-robin device counter is left alone */
 static dpa_status choose_backend(dpa_context *ctx, const dpa_workload *w,
-                                 const dpa_sched_call *call, plan *p)
+                                 const dpa_sched_call *call, plan *p, int commit)
 {
     p->backend = call->backend >= 0 ? (dpa_backend)call->backend : ctx->cfg.backend;
     p->ndev = 0;
@@ -98,12 +99,21 @@ static dpa_status choose_backend(dpa_context *ctx, const dpa_workload *w,
     /* A batch too small to keep several GPUs busy goes whole to one device, round-robin
      * across calls: concurrent callers then spread over the GPUs, and no call pays for
      * splitting and a second synchronisation. */
-    if (p->backend == DPA_BACKEND_GPU && p->ndev > 1 && cost < w->split_min_cost) {
+    if (commit && p->backend == DPA_BACKEND_GPU && p->ndev > 1 && cost < w->split_min_cost) {
         const unsigned k = __atomic_fetch_add(&ctx->next_gpu, 1u, __ATOMIC_RELAXED);
         p->devices[0] = p->devices[k % (unsigned)p->ndev];
         p->ndev = 1;
     }
     return DPA_OK;
+}
+
+dpa_status dpa_sched_backend(dpa_context *ctx, const dpa_workload *w, const dpa_sched_call *call,
+                             dpa_backend *backend)
+{
+    plan p;
+    const dpa_status st = choose_backend(ctx, w, call, &p, 0);
+    *backend = p.backend;
+    return st;
 }
 
 /* Chunks of ~target cost in multiples of chunk_multiple tasks; a task above solo_cost is
@@ -361,7 +371,7 @@ dpa_status dpa_sched_run(dpa_context *ctx, const dpa_workload *w, void *job,
 {
     memset(result, 0, sizeof *result);
     plan p;
-    dpa_status st = choose_backend(ctx, w, call, &p);
+    dpa_status st = choose_backend(ctx, w, call, &p, 1);
     if (st != DPA_OK || call->tasks == 0) return st;
     const int64_t n = call->tasks;
     const int timing = ctx->cfg.timing;

@@ -116,4 +116,11 @@ typedef struct dpa_sched_result {
 dpa_status dpa_sched_run(struct dpa_context *ctx, const dpa_workload *w, void *job,
                          const dpa_sched_call *call, dpa_sched_result *result);
 
+/* The backend dpa_sched_run would choose for this call (AUTO and HYBRID resolved by the cost
+ * model, CPU without a usable GPU), without running it: for a workload whose preparation
+ * differs by backend (distance builds its bit planes on the GPU when the call is GPU-only).
+ * Fails as dpa_sched_run would for a GPU-forced call without a GPU. */
+dpa_status dpa_sched_backend(struct dpa_context *ctx, const dpa_workload *w,
+                             const dpa_sched_call *call, dpa_backend *backend);
+
 #endif

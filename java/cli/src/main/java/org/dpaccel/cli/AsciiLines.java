@@ -1,6 +1,9 @@
 package org.dpaccel.cli;
 
 import java.io.PrintStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -73,8 +76,42 @@ final class AsciiLines {
         }
     }
 
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
+        ByteOrder.LITTLE_ENDIAN);
+    /** ASCII digits of k in the low bytes of text[k] (k < 10^8), and their count. */
+    private long[] text = new long[0];
+    private byte[] width = new byte[0];
+
+    /**
+     * Prepares the text of 0..max (at most 2^20 - 1) so that {@link #num} writes such a number
+     * as one 8-byte store: the counts file's two million lines of seven numbers cost ~15 ns a
+     * number digit by digit.
+     */
+    AsciiLines numbersUpTo(long max) {
+        int n = (int) Math.min(Math.max(max, 0), (1 << 20) - 1) + 1;
+        text = new long[n];
+        width = new byte[n];
+        for (int k = 0; k < n; k++) {
+            if (k < 10) {
+                text[k] = '0' + k;
+                width[k] = 1;
+            } else {
+                int w = width[k / 10];
+                text[k] = text[k / 10] | (long) ('0' + k % 10) << (8 * w);
+                width[k] = (byte) (w + 1);
+            }
+        }
+        return this;
+    }
+
     /** A non-negative long in decimal (the counts are unsigned 32-bit values). */
     AsciiLines num(long v) {
+        if (v < text.length) {
+            room(8); // the store writes 8 bytes; those past the digits are overwritten next
+            LONGS.set(buf, len, text[(int) v]);
+            len += width[(int) v];
+            return this;
+        }
         room(20);
         int nd = 1;
         for (long p = 10; nd < 19 && v >= p; p *= 10) {

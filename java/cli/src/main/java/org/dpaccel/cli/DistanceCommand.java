@@ -167,7 +167,7 @@ final class DistanceCommand implements Callable<Integer> {
     }
 
     private static void writeCounts(PrintStream ps, List<String> iids, DistanceCounts c, int n) {
-        AsciiLines w = new AsciiLines(ps);
+        AsciiLines w = new AsciiLines(ps).numbersUpTo(c.variantsUsed());
         w.ascii("#IID1\tIID2\tNSNP\tIBS0\tIBS1\tIBS2\tHETHET\tHET1_HOM2\tHET2_HOM1\n");
         byte[][] names = new byte[n][];
         for (int k = 0; k < n; k++) {
