@@ -215,7 +215,7 @@ TEST(DistanceKernels, EveryIsaMatchesReferenceOnTilesCuttingBlocks)
         }
         SCOPED_TRACE(k.name);
         for (const auto &[n, m] : std::vector<std::pair<int32_t, int64_t>>{
-                 { 9, 700 }, { 23, 130 }, { 41, 2049 }, { 12, 33000 } }) {
+                 { 9, 700 }, { 23, 130 }, { 41, 2049 }, { 12, 70000 } }) {
             Bed b = random_bed(rng, n, m, 0.15);
             const dpa_genotype_batch view = b.view(true);
             int64_t used = 0;
