@@ -19,6 +19,13 @@
 #include "common/status.h"
 #include "cpu/distance/distance.h"
 
+/* How far ahead the .bed rows are fetched, in variants, and into which cache (1: L2; L1
+ * cannot hold a word's rows and the rows read now). Measured on the Zen 4 dev VM, one
+ * thread, 2,000 x 97,000: planes 154 ms without, 120-128 ms one word ahead into L1, 71-80 ms
+ * one word ahead into L2. */
+#define PREFETCH_AHEAD 64
+#define PREFETCH_LOC 1
+
 /* x[i] byte j <-> x[j] byte i: three rounds of swapping 1-, 2-, 4-byte blocks. */
 static inline void transpose_bytes8(uint64_t x[8])
 {
@@ -98,6 +105,17 @@ void dpa_dist_planes_fill(const dpa_genotype_batch *b, int64_t used, dpa_dist_pl
             if (!b->variant_use || b->variant_use[v]) rows[nrows++] = b->genotypes + v * b->row_bytes;
         /* a short last word reads row 0 again in its empty slots; `valid` clears their bits */
         for (int t = nrows; t < 64; t++) rows[t] = rows[0];
+        /* The loop below reads 64 rows a column step, 64 streams at once, more than the
+         * hardware prefetchers follow: 70% of this function's time was those loads waiting
+         * for memory. The rows of the word after next (64 variants on, used or not) are
+         * fetched ahead as whole lines while this word is transposed. */
+        const int64_t ahead = v + PREFETCH_AHEAD;
+        for (int64_t q = ahead; q < ahead + 64 && q < b->num_variants; q++) {
+            const uint8_t *row = b->genotypes + q * b->row_bytes;
+            for (int64_t off = g0; off < g1; off += 64)
+                __builtin_prefetch(row + off, 0, PREFETCH_LOC);
+            __builtin_prefetch(row + g1 - 1, 0, PREFETCH_LOC);
+        }
         const uint64_t valid = nrows == 64 ? ~0ull : (1ull << nrows) - 1;
         for (int32_t g = g0; g < g1; g += 8) {
             const int ng = g1 - g < 8 ? (int)(g1 - g) : 8;
