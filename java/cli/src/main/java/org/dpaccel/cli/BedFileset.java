@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -119,7 +120,7 @@ public final class BedFileset {
             int no = 0;
             while ((line = next(in, fam, no + 1)) != null) {
                 no++;
-                String[] f = line.trim().split("\\s+");
+                String[] f = fields(line);
                 if (line.isBlank()) {
                     continue;
                 }
@@ -207,6 +208,39 @@ public final class BedFileset {
         }
         System.arraycopy(buf, from, line, len, to - from);
         return line;
+    }
+
+    /** line.trim().split("\\s+") without a regex (its first use costs ~30 ms of class loading
+     * and compiling in a one-shot command). */
+    static String[] fields(String line) {
+        List<String> f = new ArrayList<>(6);
+        int n = line.length();
+        int k = 0;
+        while (k < n && line.charAt(k) <= ' ') {
+            k++; // trim()
+        }
+        int end = n;
+        while (end > k && line.charAt(end - 1) <= ' ') {
+            end--;
+        }
+        if (k == end) {
+            return new String[] {""};
+        }
+        while (k < end) {
+            int start = k;
+            while (k < end && !whitespace(line.charAt(k))) {
+                k++;
+            }
+            f.add(line.substring(start, k));
+            while (k < end && whitespace(line.charAt(k))) {
+                k++;
+            }
+        }
+        return f.toArray(new String[0]);
+    }
+
+    private static boolean whitespace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == 0x0b || c == '\f' || c == '\r';
     }
 
     /** The separators of a .bim line: regex \\s without the line ends. */
@@ -321,8 +355,17 @@ public final class BedFileset {
                 return null;
             }
             byte[] rows = new byte[(int) (expected - 3)];
-            if (in.readNBytes(rows, 0, rows.length) != rows.length) {
-                throw new BadInputException(bed + ": shorter than its size while reading");
+            // 1 MB reads through the channel: one large read into a heap array goes through a
+            // temporary native buffer of the whole size (faulted in page by page each run)
+            try (FileChannel ch = FileChannel.open(bed)) {
+                ch.position(3);
+                for (int at = 0; at < rows.length;) {
+                    int n = ch.read(ByteBuffer.wrap(rows, at, Math.min(1 << 20, rows.length - at)));
+                    if (n < 0) {
+                        throw new BadInputException(bed + ": shorter than its size while reading");
+                    }
+                    at += n;
+                }
             }
             return rows;
         }

@@ -145,6 +145,23 @@ class DistanceCommandTest {
         }
     }
 
+    /** The .fam field splitter equals trim() + split("\\s+") on random lines of spaces, tabs,
+     * control characters, letters and non-ASCII letters. */
+    @Test
+    void famFieldsSplitAsTheRegexDid() {
+        Random rnd = new Random(23);
+        char[] alphabet = {' ', '\t', '\u000b', '\f', '\r', '\u0001', 'a', 'b', '0', '-', '\u00e9', '\u00a0'};
+        for (int i = 0; i < 20_000; i++) {
+            char[] line = new char[rnd.nextInt(12)];
+            for (int k = 0; k < line.length; k++) {
+                line[k] = alphabet[rnd.nextInt(alphabet.length)];
+            }
+            String l = new String(line);
+            org.junit.jupiter.api.Assertions.assertArrayEquals(l.trim().split("\\s+"), BedFileset.fields(l),
+                "'" + l + "'");
+        }
+    }
+
     /** .bim lines end in LF, CRLF or CR, may be blank, longer than the reader's buffer, or
      * without a last line end: the same counts as the plain file, errors at the right line. */
     @Test
