@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "common/status.h"
-#include "cpu/pairhmm/pairhmm_suffix.h"
 #include "engine/context.h"
 #include "engine/cost_model.h"
 #include "engine/pairhmm_prefix_run.h"
@@ -33,7 +32,7 @@ typedef struct prefix_job {
     dpa_phmm_task *pairs; /* every pair, the reads' pairs consecutive in task order */
     _Atomic int64_t computed;
     int32_t across_lengths; /* DPACCEL_PAIRHMM_PREFIX=2 or 3 */
-    int32_t suffixes;       /* DPACCEL_PAIRHMM_PREFIX=3: the scalar suffix kernel */
+    int32_t suffixes;       /* DPACCEL_PAIRHMM_PREFIX=3: kernel->suffix */
 } prefix_job;
 
 /* Group by group (a region's reads stay together, so chunks hold lane groups of one
@@ -95,8 +94,7 @@ static dpa_status prefix_cpu(void *arg, int64_t first, int64_t count, int64_t *r
     const read_task *last = &j->tasks[first + count - 1];
     const int64_t p0 = j->tasks[first].pair0, pairs = last->pair0 + last->nhaps - p0;
     int64_t computed = 0;
-    /* suffix sharing exists as a scalar kernel only so far (pairhmm_suffix.h) */
-    const dpa_phmm_prefix_fn fn = j->suffixes ? dpa_phmm_compute_suffix_scalar : j->kernel->prefix;
+    const dpa_phmm_prefix_fn fn = j->suffixes ? j->kernel->suffix : j->kernel->prefix;
     dpa_status st = fn(j->batch, j->pairs + p0, pairs, j->precision, j->out, recomputes,
                        &computed, j->across_lengths);
     atomic_fetch_add(&j->computed, computed);

@@ -103,5 +103,21 @@ dpa_status dpa_phmm_compute_suffix_scalar(const dpa_pairhmm_batch *batch,
                                           int32_t precision, double *out,
                                           int64_t *double_recomputes, int64_t *cells_computed,
                                           int32_t unused);
+/* The same with 8 (AVX2) / 16 (AVX-512) reads of one haplotype list in the lanes
+ * (pairhmm_suffix_vec.h); double-precision calls go to that ISA's prefix kernel. */
+#ifdef DPA_HAVE_AVX2
+dpa_status dpa_phmm_compute_suffix_avx2(const dpa_pairhmm_batch *batch,
+                                        const dpa_phmm_task *tasks, int64_t n,
+                                        int32_t precision, double *out,
+                                        int64_t *double_recomputes, int64_t *cells_computed,
+                                        int32_t unused);
+#endif
+#ifdef DPA_HAVE_AVX512
+dpa_status dpa_phmm_compute_suffix_avx512(const dpa_pairhmm_batch *batch,
+                                          const dpa_phmm_task *tasks, int64_t n,
+                                          int32_t precision, double *out,
+                                          int64_t *double_recomputes, int64_t *cells_computed,
+                                          int32_t unused);
+#endif
 
 #endif
