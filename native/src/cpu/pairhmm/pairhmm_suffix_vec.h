@@ -36,8 +36,16 @@ typedef double SV_FN(svd) __attribute__((vector_size(SV_W * 8)));
 /* checkpoint slot budget of one lane group (bytes), forward and backward each */
 #define SV_SLOT_BUDGET ((size_t)32 << 20)
 
-/* per row: mm gm mi ii md dd pm px (floats), then the read base and its N mask (ints) */
-enum { SV_MM, SV_GM, SV_MI, SV_II, SV_MD, SV_DD, SV_PM, SV_PX, SV_RB, SV_RN, SV_ROW };
+/* per row: mm gm mi ii md dd pm px (floats), the read base and its N mask (ints), then
+ * the prior against haplotype bases A, C, G, T (one load a cell instead of a compare and
+ * a blend; other bytes take the compare) */
+enum { SV_MM, SV_GM, SV_MI, SV_II, SV_MD, SV_DD, SV_PM, SV_PX, SV_RB, SV_RN, SV_PA, SV_ROW = SV_PA + 4 };
+
+/* index of a haplotype byte's precomputed prior, or -1 */
+static inline int SV_FN(sv_base)(uint8_t b)
+{
+    return b == 'A' ? 0 : b == 'C' ? 1 : b == 'G' ? 2 : b == 'T' ? 3 : -1;
+}
 
 static void *SV_FN(sv_alloc)(size_t bytes)
 {
@@ -55,7 +63,8 @@ static inline VF SV_FN(sv_prior)(const VF *row, VI hbv, VI hbn)
  * common haplotype list; sums[h * SV_W + l] = lane l's scaled forward sum for haplotype h. */
 static dpa_status SV_FN(sv_group)(const dpa_phmm_pair *reads, int nr,
                                   const uint8_t *const *haps, const int32_t *lens,
-                                  const dpa_phmm_suffix_plan *sp, double *sums)
+                                  const dpa_phmm_suffix_plan *sp, const double *err,
+                                  double *sums)
 {
     const float initial = (float)DPA_PHMM_INITIAL_F32, binit = (float)DPA_PHMM_INITIAL_F32;
     int32_t R = 0;
@@ -68,13 +77,12 @@ static dpa_status SV_FN(sv_group)(const dpa_phmm_pair *reads, int nr,
     const int32_t ns = fp->nslots > bp->nslots ? fp->nslots : bp->nslots;
     VF *tr = SV_FN(sv_alloc)(sizeof(VF) * SV_ROW * ((size_t)R + 1));
     VF *cur = SV_FN(sv_alloc)(sizeof(VF) * col);
-    VF *aux = SV_FN(sv_alloc)(sizeof(VF) * 2 * ((size_t)R + 1));
     VI *pad = SV_FN(sv_alloc)(sizeof(VI) * ((size_t)R + 1));
     VF *slots = SV_FN(sv_alloc)(sizeof(VF) * col * (size_t)(ns > 0 ? ns : 1));
     VF *bstate = SV_FN(sv_alloc)(sizeof(VF) * col * (size_t)(sp->nb > 0 ? sp->nb : 1));
     int32_t *bof = malloc(sizeof(int32_t) * (size_t)(k > 0 ? k : 1));
-    if (!tr || !cur || !aux || !pad || !slots || !bstate || !bof) {
-        free(tr), free(cur), free(aux), free(pad), free(slots), free(bstate), free(bof);
+    if (!tr || !cur || !pad || !slots || !bstate || !bof) {
+        free(tr), free(cur), free(pad), free(slots), free(bstate), free(bof);
         return DPA_ERR_OUT_OF_MEMORY;
     }
     /* rows, lane by lane: pad rows 0..p_l, then the read's rows */
@@ -90,15 +98,19 @@ static dpa_status SV_FN(sv_group)(const dpa_phmm_pair *reads, int nr,
                 v[SV_DD][l] = 1;
                 continue;
             }
-            double td[6];
-            dpa_phmm_transitions(p, r, td);
-            const double e = dpa_phmm_err(p->base_q[r]);
+            /* dpa_phmm_transitions with the error probabilities from the table */
+            const double ei = err[p->ins_q[r]], ed = err[p->del_q[r]], eg = err[p->gcp_q[r]];
+            const double td[6] = { 1.0 - fmin(1.0, ei + ed), 1.0 - eg, ei, eg, ed, eg };
+            const double e = err[p->base_q[r]];
             for (int q = 0; q < 6; q++) v[q][l] = (float)td[q];
             v[SV_PM][l] = (float)(1.0 - e);
             v[SV_PX][l] = (float)(e / 3.0);
             const int32_t rb = p->read[r], rn = rb == 'N' ? -1 : 0;
             memcpy(&v[SV_RB][l], &rb, 4);
             memcpy(&v[SV_RN][l], &rn, 4);
+            for (int q = 0; q < 4; q++)
+                v[SV_PA + q][l] = dpa_phmm_bases_match((uint8_t)rb, (uint8_t)"ACGT"[q])
+                                      ? v[SV_PM][l] : v[SV_PX][l];
         }
         for (int q = 0; q < SV_ROW; q++) memcpy(&tr[SV_ROW * (size_t)i + q], v[q], sizeof(VF));
         memcpy(&pad[i], pv, sizeof(VI));
@@ -106,7 +118,6 @@ static dpa_status SV_FN(sv_group)(const dpa_phmm_pair *reads, int nr,
     const VF zero = { 0 }, one = zero + 1.0f;
     /* ---- backward (see pairhmm_suffix.h; row R is every lane's last row) ---- */
     VF *bm = cur, *bi = cur + (R + 1), *bd = cur + 2 * ((size_t)R + 1);
-    VF *am = aux, *ai = aux + (R + 1);
     for (int32_t h = 0; h < k; h++) bof[h] = -1;
     for (int32_t q = 0; q < bp->k; q++) {
         const int32_t b = bp->order[q], u = sp->blen[b], r = bp->resume[q];
@@ -119,21 +130,21 @@ static dpa_status SV_FN(sv_group)(const dpa_phmm_pair *reads, int nr,
         for (int32_t t = r + 1; t <= u; t++) {
             const uint8_t hb = rev[t - 1];
             const VI hbv = (VI){ 0 } + (int32_t)hb, hbn = (VI){ 0 } - (hb == 'N');
-            am[R] = one * binit;
-            ai[R] = one * binit;
-            for (int32_t i = R - 1; i >= 1; i--) {
-                const VF *n1 = tr + SV_ROW * (size_t)(i + 1);
-                ai[i] = bi[i] + n1[SV_II] * ai[i + 1];
-                am[i] = bm[i] + n1[SV_MI] * ai[i + 1];
-            }
-            for (int32_t i = 0; i < R; i++) {
+            /* one pass, bottom row up: row i's new cross terms need the full adjoint of
+             * row i + 1 (carried), its full adjoint needs row i's old cross terms */
+            VF am1 = one * binit, ai1 = one * binit;
+            const int pb = SV_FN(sv_base)(hb);
+            for (int32_t i = R - 1; i >= 0; i--) {
                 const VF *n1 = tr + SV_ROW * (size_t)(i + 1), *t0 = tr + SV_ROW * (size_t)i;
-                const VF g = SV_FN(sv_prior)(n1, hbv, hbn) * am[i + 1];
-                const VF gg = g * n1[SV_GM];
-                const VF ad = bd[i];
+                const VF pr = pb >= 0 ? n1[SV_PA + pb] : SV_FN(sv_prior)(n1, hbv, hbn);
+                const VF g = pr * am1, gg = g * n1[SV_GM];
+                const VF ad = bd[i], bmo = bm[i], bio = bi[i];
                 bm[i] = g * n1[SV_MM] + t0[SV_MD] * ad;
                 bi[i] = gg;
                 bd[i] = gg + t0[SV_DD] * ad;
+                const VF ai_i = bio + n1[SV_II] * ai1;
+                am1 = bmo + n1[SV_MI] * ai1;
+                ai1 = ai_i;
             }
             bm[R] = bi[R] = bd[R] = zero;
             for (; s < bp->save_at[q + 1] && bp->saves[s].col == t; s++)
@@ -170,9 +181,10 @@ static dpa_status SV_FN(sv_group)(const dpa_phmm_pair *reads, int nr,
             const uint8_t hb = hap[j - 1];
             const VI hbv = (VI){ 0 } + (int32_t)hb, hbn = (VI){ 0 } - (hb == 'N');
             VF m_diag = cm[0], x_diag = ci[0], y_diag = cd[0];
+            const int pb = SV_FN(sv_base)(hb);
             for (int32_t i = 1; i <= R; i++) {
                 const VF *t = tr + SV_ROW * (size_t)i;
-                const VF prior = SV_FN(sv_prior)(t, hbv, hbn);
+                const VF prior = pb >= 0 ? t[SV_PA + pb] : SV_FN(sv_prior)(t, hbv, hbn);
                 const VF m_left = cm[i], x_left = ci[i], y_left = cd[i];
                 const VF mv = prior * (m_diag * t[SV_MM] + (x_diag + y_diag) * t[SV_GM]);
                 const VF xv = cm[i - 1] * t[SV_MI] + ci[i - 1] * t[SV_II];
@@ -203,7 +215,7 @@ static dpa_status SV_FN(sv_group)(const dpa_phmm_pair *reads, int nr,
         }
         for (int l = 0; l < SV_W; l++) sums[(size_t)h * SV_W + l] = tot[l];
     }
-    free(tr), free(cur), free(aux), free(pad), free(slots), free(bstate), free(bof);
+    free(tr), free(cur), free(pad), free(slots), free(bstate), free(bof);
     return DPA_OK;
 }
 
@@ -240,10 +252,10 @@ static int SV_FN(sv_run_cmp)(const void *a, const void *b)
     return (x->read > y->read) - (x->read < y->read);
 }
 
-static int SV_FN(sv_breaks_model)(const dpa_phmm_pair *p)
+static int SV_FN(sv_breaks_model)(const dpa_phmm_pair *p, const double *err)
 {
     for (int32_t i = 0; i < p->read_len; i++)
-        if (dpa_phmm_err(p->ins_q[i]) + dpa_phmm_err(p->del_q[i]) > 1.0) return 1;
+        if (err[p->ins_q[i]] + err[p->del_q[i]] > 1.0) return 1;
     return 0;
 }
 
@@ -272,6 +284,9 @@ dpa_status SV_FN(dpa_phmm_compute_suffix)(const dpa_pairhmm_batch *batch,
         st = DPA_ERR_OUT_OF_MEMORY;
         goto done;
     }
+    /* qualities are 0..127 (validated at the API): 128 pow calls instead of 5 a row */
+    double err[128];
+    for (int q = 0; q < 128; q++) err[q] = dpa_phmm_err((uint8_t)q);
     memcpy(t, tasks, sizeof *t * (size_t)n);
     qsort(t, (size_t)n, sizeof *t, SV_FN(sv_task_cmp));
     for (int64_t a = 0; a < n;) {
@@ -279,7 +294,7 @@ dpa_status SV_FN(dpa_phmm_compute_suffix)(const dpa_pairhmm_batch *batch,
         while (b < n && t[b].read == t[a].read) b++;
         const dpa_phmm_pair rp = dpa_phmm_pair_of(batch, &t[a]);
         runs[nruns++] = (SV_FN(sv_run)){ t + a, b - a, t[a].read, rp.read_len,
-                                          SV_FN(sv_breaks_model)(&rp) };
+                                          SV_FN(sv_breaks_model)(&rp, err) };
         a = b;
     }
     qsort(runs, (size_t)nruns, sizeof *runs, SV_FN(sv_run_cmp));
@@ -311,7 +326,7 @@ dpa_status SV_FN(dpa_phmm_compute_suffix)(const dpa_pairhmm_batch *batch,
         st = dpa_phmm_suffix_plan_build(haps, lens, k, (int32_t)max_slots, &plan);
         if (st == DPA_OK) {
             dpa_fpenv_enter_f32();
-            st = SV_FN(sv_group)(rp, nr, haps, lens, &plan, sums);
+            st = SV_FN(sv_group)(rp, nr, haps, lens, &plan, err, sums);
             dpa_fpenv_enter_f64();
         }
         for (int l = 0; l < nr && st == DPA_OK; l++) {
