@@ -33,6 +33,10 @@ typedef double SV_FN(svd) __attribute__((vector_size(SV_W * 8)));
 #define VI SV_FN(svi)
 #define VD SV_FN(svd)
 
+/* rows of a forward strip: 16 rows x 14 transition vectors x 64 bytes = 14 KiB of AVX-512
+ * transitions plus 3 KiB of states, inside a 32 KiB L1 */
+#define SV_STRIP 16
+
 /* checkpoint slot budget of one lane group (bytes), forward and backward each */
 #define SV_SLOT_BUDGET ((size_t)32 << 20)
 
@@ -81,8 +85,13 @@ static dpa_status SV_FN(sv_group)(const dpa_phmm_pair *reads, int nr,
     VF *slots = SV_FN(sv_alloc)(sizeof(VF) * col * (size_t)(ns > 0 ? ns : 1));
     VF *bstate = SV_FN(sv_alloc)(sizeof(VF) * col * (size_t)(sp->nb > 0 ? sp->nb : 1));
     int32_t *bof = malloc(sizeof(int32_t) * (size_t)(k > 0 ? k : 1));
-    if (!tr || !cur || !pad || !slots || !bstate || !bof) {
-        free(tr), free(cur), free(pad), free(slots), free(bstate), free(bof);
+    int32_t nmax = 1;
+    for (int32_t h = 0; h < k; h++)
+        if (lens[h] > nmax) nmax = lens[h];
+    VF *edges = SV_FN(sv_alloc)(sizeof(VF) * 6 * ((size_t)nmax + 1));
+    VF *edge_in = edges, *edge_out = edges ? edges + 3 * ((size_t)nmax + 1) : NULL;
+    if (!tr || !cur || !pad || !slots || !bstate || !bof || !edges) {
+        free(tr), free(cur), free(pad), free(slots), free(bstate), free(bof), free(edges);
         return DPA_ERR_OUT_OF_MEMORY;
     }
     /* rows, lane by lane: pad rows 0..p_l, then the read's rows */
@@ -176,31 +185,65 @@ static dpa_status SV_FN(sv_group)(const dpa_phmm_pair *reads, int nr,
                 cd[i] = (VF)((VI)cnv & pad[i]);
             }
         }
-        int32_t s = fp->save_at[q];
-        for (int32_t j = r + 1; j <= cut; j++) {
-            const uint8_t hb = hap[j - 1];
-            const VI hbv = (VI){ 0 } + (int32_t)hb, hbn = (VI){ 0 } - (hb == 'N');
-            VF m_diag = cm[0], x_diag = ci[0], y_diag = cd[0];
-            const int pb = SV_FN(sv_base)(hb);
-            for (int32_t i = 1; i <= R; i++) {
-                const VF *t = tr + SV_ROW * (size_t)i;
-                const VF prior = pb >= 0 ? t[SV_PA + pb] : SV_FN(sv_prior)(t, hbv, hbn);
-                const VF m_left = cm[i], x_left = ci[i], y_left = cd[i];
-                const VF mv = prior * (m_diag * t[SV_MM] + (x_diag + y_diag) * t[SV_GM]);
-                const VF xv = cm[i - 1] * t[SV_MI] + ci[i - 1] * t[SV_II];
-                const VF yv = m_left * t[SV_MD] + y_left * t[SV_DD];
-                m_diag = m_left;
-                x_diag = x_left;
-                y_diag = y_left;
-                cm[i] = mv;
-                ci[i] = xv;
-                cd[i] = yv;
+        /* Strips of SV_STRIP rows across all the columns r + 1 .. cut: a strip's rows and
+         * transitions stay in L1 (a whole column of 16-lane vectors does not); the row
+         * above a strip comes from edge_in (column by column, written by the strip above;
+         * row 0 for the first strip), its bottom row goes to edge_out. Same operations on
+         * the same operands as a column at a time, in the same order per cell. */
+        for (int32_t j = r; j <= cut; j++) {
+            edge_in[3 * (size_t)j] = edge_in[3 * (size_t)j + 1] = zero;
+            edge_in[3 * (size_t)j + 2] = cnv;
+        }
+        for (int32_t i0 = 1; i0 <= R; i0 += SV_STRIP) {
+            const int32_t i1 = i0 + SV_STRIP <= R + 1 ? i0 + SV_STRIP : R + 1;
+            const int last = i1 == R + 1;
+            edge_out[3 * (size_t)r] = cm[i1 - 1];
+            edge_out[3 * (size_t)r + 1] = ci[i1 - 1];
+            edge_out[3 * (size_t)r + 2] = cd[i1 - 1];
+            int32_t s = fp->save_at[q];
+            for (int32_t j = r + 1; j <= cut; j++) {
+                const uint8_t hb = hap[j - 1];
+                const VI hbv = (VI){ 0 } + (int32_t)hb, hbn = (VI){ 0 } - (hb == 'N');
+                const VF *up = edge_in + 3 * (size_t)j, *dg = edge_in + 3 * (size_t)(j - 1);
+                VF m_diag = dg[0], x_diag = dg[1], y_diag = dg[2], m_up = up[0], x_up = up[1];
+                const int pb = SV_FN(sv_base)(hb);
+                for (int32_t i = i0; i < i1; i++) {
+                    const VF *t = tr + SV_ROW * (size_t)i;
+                    const VF prior = pb >= 0 ? t[SV_PA + pb] : SV_FN(sv_prior)(t, hbv, hbn);
+                    const VF m_left = cm[i], x_left = ci[i], y_left = cd[i];
+                    const VF mv = prior * (m_diag * t[SV_MM] + (x_diag + y_diag) * t[SV_GM]);
+                    const VF xv = m_up * t[SV_MI] + x_up * t[SV_II];
+                    const VF yv = m_left * t[SV_MD] + y_left * t[SV_DD];
+                    m_diag = m_left;
+                    x_diag = x_left;
+                    y_diag = y_left;
+                    m_up = mv;
+                    x_up = xv;
+                    cm[i] = mv;
+                    ci[i] = xv;
+                    cd[i] = yv;
+                }
+                VF *eo = edge_out + 3 * (size_t)j;
+                eo[0] = cm[i1 - 1];
+                eo[1] = ci[i1 - 1];
+                eo[2] = cd[i1 - 1];
+                if (last) sum += cm[R] + ci[R];
+                for (; s < fp->save_at[q + 1] && fp->saves[s].col == j; s++) {
+                    VF *sl = slots + col * (size_t)fp->saves[s].slot;
+                    const size_t w = sizeof(VF) * (size_t)(i1 - i0);
+                    memcpy(sl + i0, cm + i0, w);
+                    memcpy(sl + (R + 1) + i0, ci + i0, w);
+                    memcpy(sl + 2 * ((size_t)R + 1) + i0, cd + i0, w);
+                    if (i0 == 1) { /* row 0 once: M = I = 0, D = initial / n */
+                        sl[0] = sl[R + 1] = zero;
+                        sl[2 * ((size_t)R + 1)] = cnv;
+                    }
+                    if (last) sl[col - 1] = sum;
+                }
             }
-            sum += cm[R] + ci[R];
-            for (; s < fp->save_at[q + 1] && fp->saves[s].col == j; s++) {
-                cur[col - 1] = sum;
-                memcpy(slots + col * (size_t)fp->saves[s].slot, cur, sizeof(VF) * col);
-            }
+            VF *x = edge_in;
+            edge_in = edge_out;
+            edge_out = x;
         }
         VD tot = __builtin_convertvector(sum, VD);
         if (cut < n) {
@@ -215,7 +258,7 @@ static dpa_status SV_FN(sv_group)(const dpa_phmm_pair *reads, int nr,
         }
         for (int l = 0; l < SV_W; l++) sums[(size_t)h * SV_W + l] = tot[l];
     }
-    free(tr), free(cur), free(pad), free(slots), free(bstate), free(bof);
+    free(tr), free(cur), free(pad), free(slots), free(bstate), free(bof), free(edges);
     return DPA_OK;
 }
 
