@@ -135,29 +135,49 @@ static dpa_status SV_FN(sv_group)(const dpa_phmm_pair *reads, int nr,
             memcpy(cur, slots + col * (size_t)bp->load_slot[q], sizeof(VF) * col);
         else
             for (size_t e = 0; e < col; e++) cur[e] = zero;
-        int32_t s = bp->save_at[q];
-        for (int32_t t = r + 1; t <= u; t++) {
-            const uint8_t hb = rev[t - 1];
-            const VI hbv = (VI){ 0 } + (int32_t)hb, hbn = (VI){ 0 } - (hb == 'N');
-            /* one pass, bottom row up: row i's new cross terms need the full adjoint of
-             * row i + 1 (carried), its full adjoint needs row i's old cross terms */
-            VF am1 = one * binit, ai1 = one * binit;
-            const int pb = SV_FN(sv_base)(hb);
-            for (int32_t i = R - 1; i >= 0; i--) {
-                const VF *n1 = tr + SV_ROW * (size_t)(i + 1), *t0 = tr + SV_ROW * (size_t)i;
-                const VF pr = pb >= 0 ? n1[SV_PA + pb] : SV_FN(sv_prior)(n1, hbv, hbn);
-                const VF g = pr * am1, gg = g * n1[SV_GM];
-                const VF ad = bd[i], bmo = bm[i], bio = bi[i];
-                bm[i] = g * n1[SV_MM] + t0[SV_MD] * ad;
-                bi[i] = gg;
-                bd[i] = gg + t0[SV_DD] * ad;
-                const VF ai_i = bio + n1[SV_II] * ai1;
-                am1 = bmo + n1[SV_MI] * ai1;
-                ai1 = ai_i;
+        /* Strips of SV_STRIP rows, bottom strip first, across all t = r + 1 .. u (as the
+         * forward's strips): one pass per strip and column, bottom row up, since row i's
+         * new cross terms need the full adjoint of row i + 1 (carried in registers, from
+         * edge_in at the strip's bottom: the strip below's, or 1 x binit under row R) and
+         * its full adjoint needs row i's old cross terms. Row R stays 0. */
+        for (int32_t t = r; t <= u; t++) {
+            edge_in[2 * (size_t)t] = one * binit;
+            edge_in[2 * (size_t)t + 1] = one * binit;
+        }
+        for (int32_t i1 = R; i1 > 0; i1 -= SV_STRIP) {
+            const int32_t i0 = i1 - SV_STRIP > 0 ? i1 - SV_STRIP : 0;
+            int32_t s = bp->save_at[q];
+            for (int32_t t = r + 1; t <= u; t++) {
+                const uint8_t hb = rev[t - 1];
+                const VI hbv = (VI){ 0 } + (int32_t)hb, hbn = (VI){ 0 } - (hb == 'N');
+                VF am1 = edge_in[2 * (size_t)t], ai1 = edge_in[2 * (size_t)t + 1];
+                const int pb = SV_FN(sv_base)(hb);
+                for (int32_t i = i1 - 1; i >= i0; i--) {
+                    const VF *n1 = tr + SV_ROW * (size_t)(i + 1), *t0 = tr + SV_ROW * (size_t)i;
+                    const VF pr = pb >= 0 ? n1[SV_PA + pb] : SV_FN(sv_prior)(n1, hbv, hbn);
+                    const VF g = pr * am1, gg = g * n1[SV_GM];
+                    const VF ad = bd[i], bmo = bm[i], bio = bi[i];
+                    bm[i] = g * n1[SV_MM] + t0[SV_MD] * ad;
+                    bi[i] = gg;
+                    bd[i] = gg + t0[SV_DD] * ad;
+                    const VF ai_i = bio + n1[SV_II] * ai1;
+                    am1 = bmo + n1[SV_MI] * ai1;
+                    ai1 = ai_i;
+                }
+                edge_out[2 * (size_t)t] = am1;
+                edge_out[2 * (size_t)t + 1] = ai1;
+                for (; s < bp->save_at[q + 1] && bp->saves[s].col == t; s++) {
+                    VF *sl = slots + col * (size_t)bp->saves[s].slot;
+                    const size_t w = sizeof(VF) * (size_t)(i1 - i0);
+                    memcpy(sl + i0, bm + i0, w);
+                    memcpy(sl + (R + 1) + i0, bi + i0, w);
+                    memcpy(sl + 2 * ((size_t)R + 1) + i0, bd + i0, w);
+                    if (i1 == R) sl[R] = sl[2 * (size_t)R + 1] = sl[3 * (size_t)R + 2] = zero;
+                }
             }
-            bm[R] = bi[R] = bd[R] = zero;
-            for (; s < bp->save_at[q + 1] && bp->saves[s].col == t; s++)
-                memcpy(slots + col * (size_t)bp->saves[s].slot, cur, sizeof(VF) * col);
+            VF *x = edge_in;
+            edge_in = edge_out;
+            edge_out = x;
         }
         memcpy(bstate + col * (size_t)b, cur, sizeof(VF) * col);
         bof[sp->bhap[b]] = b;
