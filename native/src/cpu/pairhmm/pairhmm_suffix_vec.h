@@ -45,6 +45,12 @@ typedef double SV_FN(svd) __attribute__((vector_size(SV_W * 8)));
  * a blend; other bytes take the compare) */
 enum { SV_MM, SV_GM, SV_MI, SV_II, SV_MD, SV_DD, SV_PM, SV_PX, SV_RB, SV_RN, SV_PA, SV_ROW = SV_PA + 4 };
 
+/* per quality 0..127: 10^(-q/10) in double, and rounded to float: itself, 1 - it, it / 3 */
+typedef struct SV_FN(sv_tables) {
+    double err[128];
+    float e[128], one_minus[128], third[128];
+} SV_FN(sv_tables);
+
 /* index of a haplotype byte's precomputed prior, or -1 */
 static inline int SV_FN(sv_base)(uint8_t b)
 {
@@ -67,8 +73,8 @@ static inline VF SV_FN(sv_prior)(const VF *row, VI hbv, VI hbn)
  * common haplotype list; sums[h * SV_W + l] = lane l's scaled forward sum for haplotype h. */
 static dpa_status SV_FN(sv_group)(const dpa_phmm_pair *reads, int nr,
                                   const uint8_t *const *haps, const int32_t *lens,
-                                  const dpa_phmm_suffix_plan *sp, const double *err,
-                                  double *sums)
+                                  const dpa_phmm_suffix_plan *sp,
+                                  const SV_FN(sv_tables) *tb, double *sums)
 {
     const float initial = (float)DPA_PHMM_INITIAL_F32, binit = (float)DPA_PHMM_INITIAL_F32;
     int32_t R = 0;
@@ -94,36 +100,49 @@ static dpa_status SV_FN(sv_group)(const dpa_phmm_pair *reads, int nr,
         free(tr), free(cur), free(pad), free(slots), free(bstate), free(bof), free(edges);
         return DPA_ERR_OUT_OF_MEMORY;
     }
-    /* rows, lane by lane: pad rows 0..p_l, then the read's rows */
-    for (int32_t i = 0; i <= R; i++) {
-        float v[SV_ROW][SV_W];
-        int32_t pv[SV_W];
-        for (int l = 0; l < SV_W; l++) {
-            const dpa_phmm_pair *p = &reads[l < nr ? l : 0];
-            const int32_t pl = R - p->read_len, r = i - pl - 1; /* read position */
-            pv[l] = i <= pl ? -1 : 0;
+    /* rows, lane by lane, into a float image of tr (row i, value q, lane l at
+     * (i * SV_ROW + q) * SV_W + l): pad rows 0..p_l, then the read's rows; the values are
+     * dpa_phmm_transitions' and the priors', rounded to float, from the tables */
+    float *img = malloc(sizeof(float) * SV_ROW * SV_W * ((size_t)R + 1));
+    int32_t *pimg = malloc(sizeof(int32_t) * SV_W * ((size_t)R + 1));
+    if (!img || !pimg) {
+        free(img), free(pimg);
+        free(tr), free(cur), free(pad), free(slots), free(bstate), free(bof), free(edges);
+        return DPA_ERR_OUT_OF_MEMORY;
+    }
+    for (int l = 0; l < SV_W; l++) {
+        const dpa_phmm_pair *p = &reads[l < nr ? l : 0];
+        const int32_t pl = R - p->read_len;
+        for (int32_t i = 0; i <= R; i++) {
+            float *v = img + (size_t)i * SV_ROW * SV_W + l; /* v[q * SV_W] = value q */
+            pimg[(size_t)i * SV_W + l] = i <= pl ? -1 : 0;
             if (i <= pl) {
-                for (int q = 0; q < SV_ROW; q++) v[q][l] = 0;
-                v[SV_DD][l] = 1;
+                for (int q = 0; q < SV_ROW; q++) v[q * SV_W] = 0;
+                v[SV_DD * SV_W] = 1;
                 continue;
             }
-            /* dpa_phmm_transitions with the error probabilities from the table */
-            const double ei = err[p->ins_q[r]], ed = err[p->del_q[r]], eg = err[p->gcp_q[r]];
-            const double td[6] = { 1.0 - fmin(1.0, ei + ed), 1.0 - eg, ei, eg, ed, eg };
-            const double e = err[p->base_q[r]];
-            for (int q = 0; q < 6; q++) v[q][l] = (float)td[q];
-            v[SV_PM][l] = (float)(1.0 - e);
-            v[SV_PX][l] = (float)(e / 3.0);
+            const int32_t r = i - pl - 1; /* read position */
+            const uint8_t qi = p->ins_q[r], qd = p->del_q[r], qg = p->gcp_q[r], qb = p->base_q[r];
+            const double sid = tb->err[qi] + tb->err[qd];
+            v[SV_MM * SV_W] = (float)(1.0 - (sid < 1.0 ? sid : 1.0));
+            v[SV_GM * SV_W] = tb->one_minus[qg];
+            v[SV_MI * SV_W] = tb->e[qi];
+            v[SV_II * SV_W] = tb->e[qg];
+            v[SV_MD * SV_W] = tb->e[qd];
+            v[SV_DD * SV_W] = tb->e[qg];
+            const float pm = tb->one_minus[qb], px = tb->third[qb];
+            v[SV_PM * SV_W] = pm;
+            v[SV_PX * SV_W] = px;
             const int32_t rb = p->read[r], rn = rb == 'N' ? -1 : 0;
-            memcpy(&v[SV_RB][l], &rb, 4);
-            memcpy(&v[SV_RN][l], &rn, 4);
+            memcpy(&v[SV_RB * SV_W], &rb, 4);
+            memcpy(&v[SV_RN * SV_W], &rn, 4);
             for (int q = 0; q < 4; q++)
-                v[SV_PA + q][l] = dpa_phmm_bases_match((uint8_t)rb, (uint8_t)"ACGT"[q])
-                                      ? v[SV_PM][l] : v[SV_PX][l];
+                v[(SV_PA + q) * SV_W] = rb == "ACGT"[q] || rn ? pm : px;
         }
-        for (int q = 0; q < SV_ROW; q++) memcpy(&tr[SV_ROW * (size_t)i + q], v[q], sizeof(VF));
-        memcpy(&pad[i], pv, sizeof(VI));
     }
+    memcpy(tr, img, sizeof(float) * SV_ROW * SV_W * ((size_t)R + 1));
+    memcpy(pad, pimg, sizeof(int32_t) * SV_W * ((size_t)R + 1));
+    free(img), free(pimg);
     const VF zero = { 0 }, one = zero + 1.0f;
     /* ---- backward (see pairhmm_suffix.h; row R is every lane's last row) ---- */
     VF *bm = cur, *bi = cur + (R + 1), *bd = cur + 2 * ((size_t)R + 1);
@@ -348,8 +367,15 @@ dpa_status SV_FN(dpa_phmm_compute_suffix)(const dpa_pairhmm_batch *batch,
         goto done;
     }
     /* qualities are 0..127 (validated at the API): 128 pow calls instead of 5 a row */
-    double err[128];
-    for (int q = 0; q < 128; q++) err[q] = dpa_phmm_err((uint8_t)q);
+    SV_FN(sv_tables) tb;
+    for (int q = 0; q < 128; q++) {
+        const double e = dpa_phmm_err((uint8_t)q);
+        tb.err[q] = e;
+        tb.e[q] = (float)e;
+        tb.one_minus[q] = (float)(1.0 - e);
+        tb.third[q] = (float)(e / 3.0);
+    }
+    const double *err = tb.err;
     memcpy(t, tasks, sizeof *t * (size_t)n);
     qsort(t, (size_t)n, sizeof *t, SV_FN(sv_task_cmp));
     for (int64_t a = 0; a < n;) {
@@ -389,7 +415,7 @@ dpa_status SV_FN(dpa_phmm_compute_suffix)(const dpa_pairhmm_batch *batch,
         st = dpa_phmm_suffix_plan_build(haps, lens, k, (int32_t)max_slots, &plan);
         if (st == DPA_OK) {
             dpa_fpenv_enter_f32();
-            st = SV_FN(sv_group)(rp, nr, haps, lens, &plan, err, sums);
+            st = SV_FN(sv_group)(rp, nr, haps, lens, &plan, &tb, sums);
             dpa_fpenv_enter_f64();
         }
         for (int l = 0; l < nr && st == DPA_OK; l++) {
