@@ -187,10 +187,10 @@ static dpa_status SV_FN(sv_group)(const dpa_phmm_pair *reads, int nr,
                 edge_out[2 * (size_t)t + 1] = ai1;
                 for (; s < bp->save_at[q + 1] && bp->saves[s].col == t; s++) {
                     VF *sl = slots + col * (size_t)bp->saves[s].slot;
-                    const size_t w = sizeof(VF) * (size_t)(i1 - i0);
-                    memcpy(sl + i0, bm + i0, w);
-                    memcpy(sl + (R + 1) + i0, bi + i0, w);
-                    memcpy(sl + 2 * ((size_t)R + 1) + i0, bd + i0, w);
+                    const size_t wb = sizeof(VF) * (size_t)(i1 - i0);
+                    memcpy(sl + i0, bm + i0, wb);
+                    memcpy(sl + (R + 1) + i0, bi + i0, wb);
+                    memcpy(sl + 2 * ((size_t)R + 1) + i0, bd + i0, wb);
                     if (i1 == R) sl[R] = sl[2 * (size_t)R + 1] = sl[3 * (size_t)R + 2] = zero;
                 }
             }
