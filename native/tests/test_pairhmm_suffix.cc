@@ -123,7 +123,7 @@ Batch random_batch(std::mt19937_64 &rng)
         std::vector<std::string> pool = {dpa_test::random_bases(rng, hl, "ACG")};
         for (int h = 0; h < nh; h++) {
             std::string x = pool[rng() % pool.size()];
-            if (rng() % 2) x[rng() % x.size()] = "ACGTN"[rng() % 5];
+            if (rng() % 2) x[rng() % x.size()] = "ACGTNR"[rng() % 6];  // R: a byte outside ACGTN
             if (rng() % 5 == 0) x = "T" + x;  // longer, same suffix
             if (rng() % 7 == 0) x += "G";
             pool.push_back(x);

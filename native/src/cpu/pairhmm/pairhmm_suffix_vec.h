@@ -40,10 +40,12 @@ typedef double SV_FN(svd) __attribute__((vector_size(SV_W * 8)));
 /* checkpoint slot budget of one lane group (bytes), forward and backward each */
 #define SV_SLOT_BUDGET ((size_t)32 << 20)
 
-/* per row: mm gm mi ii md dd pm px (floats), the read base and its N mask (ints), then
- * the prior against haplotype bases A, C, G, T (one load a cell instead of a compare and
- * a blend; other bytes take the compare) */
-enum { SV_MM, SV_GM, SV_MI, SV_II, SV_MD, SV_DD, SV_PM, SV_PX, SV_RB, SV_RN, SV_PA, SV_ROW = SV_PA + 4 };
+/* per row: mm gm mi ii md dd, the prior against haplotype bases A, C, G, T and N (one load
+ * a cell instead of a compare and a blend; PN = the match prior), then, filled only when a
+ * haplotype of the group has another byte, the mismatch prior, the read base and its N mask
+ * (ints) for the compare */
+enum { SV_MM, SV_GM, SV_MI, SV_II, SV_MD, SV_DD, SV_PA, SV_PN = SV_PA + 4, SV_PX, SV_RB, SV_RN,
+       SV_ROW };
 
 /* per quality 0..127: 10^(-q/10) in double, and rounded to float: itself, 1 - it, it / 3 */
 typedef struct SV_FN(sv_tables) {
@@ -54,7 +56,7 @@ typedef struct SV_FN(sv_tables) {
 /* index of a haplotype byte's precomputed prior, or -1 */
 static inline int SV_FN(sv_base)(uint8_t b)
 {
-    return b == 'A' ? 0 : b == 'C' ? 1 : b == 'G' ? 2 : b == 'T' ? 3 : -1;
+    return b == 'A' ? 0 : b == 'C' ? 1 : b == 'G' ? 2 : b == 'T' ? 3 : b == 'N' ? 4 : -1;
 }
 
 static void *SV_FN(sv_alloc)(size_t bytes)
@@ -66,7 +68,7 @@ static inline VF SV_FN(sv_prior)(const VF *row, VI hbv, VI hbn)
 {
     const VI rb = (VI)row[SV_RB];
     const VI mask = (rb == hbv) | (VI)row[SV_RN] | hbn;
-    return (VF)(((VI)row[SV_PM] & mask) | ((VI)row[SV_PX] & ~mask));
+    return (VF)(((VI)row[SV_PN] & mask) | ((VI)row[SV_PX] & ~mask));
 }
 
 /* One lane group: reads[0..nr) (nr <= SV_W; lanes nr.. repeat read 0), the plan of their
@@ -110,6 +112,10 @@ static dpa_status SV_FN(sv_group)(const dpa_phmm_pair *reads, int nr,
         free(tr), free(cur), free(pad), free(slots), free(bstate), free(bof), free(edges);
         return DPA_ERR_OUT_OF_MEMORY;
     }
+    int generic = 0; /* a haplotype byte outside ACGTN: the compare needs its rows */
+    for (int32_t h = 0; h < k && !generic; h++)
+        for (int32_t j = 0; j < lens[h] && !generic; j++) generic = SV_FN(sv_base)(haps[h][j]) < 0;
+    const int nval = generic ? SV_ROW : SV_PN + 1;
     for (int l = 0; l < SV_W; l++) {
         const dpa_phmm_pair *p = &reads[l < nr ? l : 0];
         const int32_t pl = R - p->read_len;
@@ -117,7 +123,7 @@ static dpa_status SV_FN(sv_group)(const dpa_phmm_pair *reads, int nr,
             float *v = img + (size_t)i * SV_ROW * SV_W + l; /* v[q * SV_W] = value q */
             pimg[(size_t)i * SV_W + l] = i <= pl ? -1 : 0;
             if (i <= pl) {
-                for (int q = 0; q < SV_ROW; q++) v[q * SV_W] = 0;
+                for (int q = 0; q < nval; q++) v[q * SV_W] = 0;
                 v[SV_DD * SV_W] = 1;
                 continue;
             }
@@ -131,13 +137,15 @@ static dpa_status SV_FN(sv_group)(const dpa_phmm_pair *reads, int nr,
             v[SV_MD * SV_W] = tb->e[qd];
             v[SV_DD * SV_W] = tb->e[qg];
             const float pm = tb->one_minus[qb], px = tb->third[qb];
-            v[SV_PM * SV_W] = pm;
-            v[SV_PX * SV_W] = px;
             const int32_t rb = p->read[r], rn = rb == 'N' ? -1 : 0;
-            memcpy(&v[SV_RB * SV_W], &rb, 4);
-            memcpy(&v[SV_RN * SV_W], &rn, 4);
             for (int q = 0; q < 4; q++)
                 v[(SV_PA + q) * SV_W] = rb == "ACGT"[q] || rn ? pm : px;
+            v[SV_PN * SV_W] = pm;
+            if (generic) {
+                v[SV_PX * SV_W] = px;
+                memcpy(&v[SV_RB * SV_W], &rb, 4);
+                memcpy(&v[SV_RN * SV_W], &rn, 4);
+            }
         }
     }
     memcpy(tr, img, sizeof(float) * SV_ROW * SV_W * ((size_t)R + 1));
@@ -377,7 +385,9 @@ dpa_status SV_FN(dpa_phmm_compute_suffix)(const dpa_pairhmm_batch *batch,
     }
     const double *err = tb.err;
     memcpy(t, tasks, sizeof *t * (size_t)n);
-    qsort(t, (size_t)n, sizeof *t, SV_FN(sv_task_cmp));
+    int sorted = 1; /* the engine lays out each read's pairs in haplotype order */
+    for (int64_t a = 1; a < n && sorted; a++) sorted = SV_FN(sv_task_cmp)(&t[a - 1], &t[a]) <= 0;
+    if (!sorted) qsort(t, (size_t)n, sizeof *t, SV_FN(sv_task_cmp));
     for (int64_t a = 0; a < n;) {
         int64_t b = a;
         while (b < n && t[b].read == t[a].read) b++;
