@@ -102,55 +102,52 @@ static dpa_status SV_FN(sv_group)(const dpa_phmm_pair *reads, int nr,
         free(tr), free(cur), free(pad), free(slots), free(bstate), free(bof), free(edges);
         return DPA_ERR_OUT_OF_MEMORY;
     }
-    /* rows, lane by lane, into a float image of tr (row i, value q, lane l at
-     * (i * SV_ROW + q) * SV_W + l): pad rows 0..p_l, then the read's rows; the values are
+    /* rows, lane by lane, straight into tr (memcpy of 4 bytes: one store, no aliasing
+     * question): pad rows 0..p_l, then the read's rows; the values are
      * dpa_phmm_transitions' and the priors', rounded to float, from the tables */
-    float *img = malloc(sizeof(float) * SV_ROW * SV_W * ((size_t)R + 1));
-    int32_t *pimg = malloc(sizeof(int32_t) * SV_W * ((size_t)R + 1));
-    if (!img || !pimg) {
-        free(img), free(pimg);
-        free(tr), free(cur), free(pad), free(slots), free(bstate), free(bof), free(edges);
-        return DPA_ERR_OUT_OF_MEMORY;
-    }
+    char *const trb = (char *)tr, *const padb = (char *)pad;
+#define SV_PUT(i, q, l, x) memcpy(trb + ((size_t)(i) * SV_ROW + (q)) * sizeof(VF) + 4 * (size_t)(l), &(x), 4)
     int generic = 0; /* a haplotype byte outside ACGTN: the compare needs its rows */
     for (int32_t h = 0; h < k && !generic; h++)
         for (int32_t j = 0; j < lens[h] && !generic; j++) generic = SV_FN(sv_base)(haps[h][j]) < 0;
     const int nval = generic ? SV_ROW : SV_PN + 1;
+    const float f0 = 0.0f, f1 = 1.0f;
     for (int l = 0; l < SV_W; l++) {
         const dpa_phmm_pair *p = &reads[l < nr ? l : 0];
         const int32_t pl = R - p->read_len;
         for (int32_t i = 0; i <= R; i++) {
-            float *v = img + (size_t)i * SV_ROW * SV_W + l; /* v[q * SV_W] = value q */
-            pimg[(size_t)i * SV_W + l] = i <= pl ? -1 : 0;
+            const int32_t pv = i <= pl ? -1 : 0;
+            memcpy(padb + (size_t)i * sizeof(VI) + 4 * (size_t)l, &pv, 4);
             if (i <= pl) {
-                for (int q = 0; q < nval; q++) v[q * SV_W] = 0;
-                v[SV_DD * SV_W] = 1;
+                for (int q = 0; q < nval; q++) SV_PUT(i, q, l, f0);
+                SV_PUT(i, SV_DD, l, f1);
                 continue;
             }
             const int32_t r = i - pl - 1; /* read position */
             const uint8_t qi = p->ins_q[r], qd = p->del_q[r], qg = p->gcp_q[r], qb = p->base_q[r];
             const double sid = tb->err[qi] + tb->err[qd];
-            v[SV_MM * SV_W] = (float)(1.0 - (sid < 1.0 ? sid : 1.0));
-            v[SV_GM * SV_W] = tb->one_minus[qg];
-            v[SV_MI * SV_W] = tb->e[qi];
-            v[SV_II * SV_W] = tb->e[qg];
-            v[SV_MD * SV_W] = tb->e[qd];
-            v[SV_DD * SV_W] = tb->e[qg];
+            const float mm = (float)(1.0 - (sid < 1.0 ? sid : 1.0));
+            SV_PUT(i, SV_MM, l, mm);
+            SV_PUT(i, SV_GM, l, tb->one_minus[qg]);
+            SV_PUT(i, SV_MI, l, tb->e[qi]);
+            SV_PUT(i, SV_II, l, tb->e[qg]);
+            SV_PUT(i, SV_MD, l, tb->e[qd]);
+            SV_PUT(i, SV_DD, l, tb->e[qg]);
             const float pm = tb->one_minus[qb], px = tb->third[qb];
             const int32_t rb = p->read[r], rn = rb == 'N' ? -1 : 0;
-            for (int q = 0; q < 4; q++)
-                v[(SV_PA + q) * SV_W] = rb == "ACGT"[q] || rn ? pm : px;
-            v[SV_PN * SV_W] = pm;
+            for (int q = 0; q < 4; q++) {
+                const float pq = rb == "ACGT"[q] || rn ? pm : px;
+                SV_PUT(i, SV_PA + q, l, pq);
+            }
+            SV_PUT(i, SV_PN, l, pm);
             if (generic) {
-                v[SV_PX * SV_W] = px;
-                memcpy(&v[SV_RB * SV_W], &rb, 4);
-                memcpy(&v[SV_RN * SV_W], &rn, 4);
+                SV_PUT(i, SV_PX, l, px);
+                SV_PUT(i, SV_RB, l, rb);
+                SV_PUT(i, SV_RN, l, rn);
             }
         }
     }
-    memcpy(tr, img, sizeof(float) * SV_ROW * SV_W * ((size_t)R + 1));
-    memcpy(pad, pimg, sizeof(int32_t) * SV_W * ((size_t)R + 1));
-    free(img), free(pimg);
+#undef SV_PUT
     const VF zero = { 0 }, one = zero + 1.0f;
     /* ---- backward (see pairhmm_suffix.h; row R is every lane's last row) ---- */
     VF *bm = cur, *bi = cur + (R + 1), *bd = cur + 2 * ((size_t)R + 1);
