@@ -37,6 +37,13 @@ typedef double SV_FN(svd) __attribute__((vector_size(SV_W * 8)));
  * transitions plus 3 KiB of states, inside a 32 KiB L1 */
 #define SV_STRIP 16
 
+/* A lane group runs the suffix kernel only when its forward + backward columns are at most
+ * this fraction of what the prefix plan alone computes (measured on 10s.in / 1m.in, see
+ * docs/BENCHMARKS.md); the others go to the ISA's prefix kernel, which is faster per cell. */
+#ifndef SV_WORTH
+#define SV_WORTH 0.5
+#endif
+
 /* checkpoint slot budget of one lane group (bytes), forward and backward each */
 #define SV_SLOT_BUDGET ((size_t)32 << 20)
 
@@ -365,9 +372,10 @@ dpa_status SV_FN(dpa_phmm_compute_suffix)(const dpa_pairhmm_batch *batch,
     const uint8_t **haps = malloc(sizeof *haps * (size_t)n);
     int32_t *lens = malloc(sizeof *lens * (size_t)n);
     double *sums = malloc(sizeof *sums * (size_t)n * SV_W);
+    dpa_phmm_task *gt = malloc(sizeof *gt * (size_t)n); /* a group's tasks, contiguous */
     double *ref = NULL;
     size_t ref_elems = 0;
-    if (!t || !runs || !haps || !lens || !sums) {
+    if (!t || !runs || !haps || !lens || !sums || !gt) {
         st = DPA_ERR_OUT_OF_MEMORY;
         goto done;
     }
@@ -420,6 +428,19 @@ dpa_status SV_FN(dpa_phmm_compute_suffix)(const dpa_pairhmm_batch *batch,
         if (max_slots > (size_t)k) max_slots = (size_t)k;
         dpa_phmm_suffix_plan plan;
         st = dpa_phmm_suffix_plan_build(haps, lens, k, (int32_t)max_slots, &plan);
+        if (st == DPA_OK && (double)(plan.cols_forward + plan.cols_backward) >
+                                SV_WORTH * (double)plan.fwd.cols_computed) {
+            /* suffixes save too little here: the prefix kernels (about twice as fast per
+             * cell, pairhmm_suffix.h's plan minus the suffixes) take the group */
+            dpa_phmm_suffix_plan_free(&plan);
+            for (int l = 0; l < nr; l++)
+                memcpy(gt + (size_t)l * k, runs[a + l].t, sizeof *gt * (size_t)k);
+            st = SV_PREFIX_FN(batch, gt, (int64_t)nr * k, precision, out, &recomputes,
+                              cells_computed, 1);
+            if (st) goto done;
+            a = b;
+            continue;
+        }
         if (st == DPA_OK) {
             dpa_fpenv_enter_f32();
             st = SV_FN(sv_group)(rp, nr, haps, lens, &plan, &tb, sums);
@@ -462,7 +483,7 @@ dpa_status SV_FN(dpa_phmm_compute_suffix)(const dpa_pairhmm_batch *batch,
     *double_recomputes += recomputes;
 done:
     dpa_fpenv_leave(caller);
-    free(t), free(runs), free(haps), free(lens), free(sums), free(ref);
+    free(t), free(runs), free(haps), free(lens), free(sums), free(gt), free(ref);
     return st;
 }
 
