@@ -37,12 +37,9 @@ typedef double SV_FN(svd) __attribute__((vector_size(SV_W * 8)));
  * transitions plus 3 KiB of states, inside a 32 KiB L1 */
 #define SV_STRIP 16
 
-/* A lane group runs the suffix kernel only when its forward + backward columns are at most
- * this fraction of what the prefix plan alone computes (measured on 10s.in / 1m.in, see
- * docs/BENCHMARKS.md); the others go to the ISA's prefix kernel, which is faster per cell. */
-#ifndef SV_WORTH
-#define SV_WORTH 0.5
-#endif
+/* SV_WORTH (set by the ISA file): a lane group runs the suffix kernel only when its forward
+ * + backward columns are at most this fraction of what the prefix plan alone computes; the
+ * others go to the ISA's prefix kernel (SV_PREFIX_FN), faster per cell. */
 
 /* checkpoint slot budget of one lane group (bytes), forward and backward each */
 #define SV_SLOT_BUDGET ((size_t)32 << 20)
