@@ -295,6 +295,28 @@ TEST(PairHmmSuffix, FloatWithinToleranceAndComputesFewerCells)
     }
 }
 
+// The edge cuts of PairHmmSuffixPlan.EdgeCutsFirstAndLastColumn through every kernel: a
+// haplotype that is all backward (cut 0: only the first-row term) and cuts at the last
+// column, against the double reference, reads shorter and longer than the haplotypes (the
+// scalar and AVX2 kernels run the cuts; AVX-512 hands this small group to its prefix kernel).
+TEST(PairHmmSuffix, EdgeCutsMatchTheReference)
+{
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE(seed_msg(seed));
+    std::mt19937_64 rng(seed);
+    Batch b;
+    b.haps = {"GGGACGT", "ACGT", "TTTTA", "CCCGA"};
+    for (int r = 0; r < 20; r++) b.reads.push_back(dpa_test::random_read(rng, 1 + r % 9, 10, 40));
+    b.group_reads.push_back(20);
+    b.group_haps.push_back(4);
+    const auto tasks = group_tasks(b, rng);
+    for (const Kernel &kn : kernels()) {
+        SCOPED_TRACE(kn.name);
+        const Result s = run(kn.suffix, b, tasks, DPA_PRECISION_FLOAT_THEN_DOUBLE, 0);
+        check_against_reference(b, tasks, s, 1e-5);
+    }
+}
+
 // Long reads mismatching long stretches: their float sums fall under 1e-28 and are
 // recomputed in double, one pair at a time, the others stay shared in float.
 TEST(PairHmmSuffix, UnderflowingReadsRecomputedPerPair)
