@@ -182,10 +182,11 @@ dpa_status dpa_config_resolve(const dpa_options *opt, dpa_config *cfg)
         cfg->timing = (int)v;
     }
     /* PairHMM prefix sharing on the CPU (docs/pairhmm.md): on unless set to 0; results are
-     * bit-identical either way, the knob exists for comparisons. */
+     * bit-identical either way, the knob exists for comparisons; 2 shares across lengths and
+     * 3 also shares suffixes (within tolerance, not the same bits, opt-in). */
     cfg->pairhmm_prefix = 1;
     if ((env = getenv("DPACCEL_PAIRHMM_PREFIX")) && *env) {
-        if ((st = parse_int(env, "DPACCEL_PAIRHMM_PREFIX", 0, 2, &v))) return st;
+        if ((st = parse_int(env, "DPACCEL_PAIRHMM_PREFIX", 0, 3, &v))) return st;
         cfg->pairhmm_prefix = (int)v;
     }
     /* CUDA code that has been written and emulated but has not yet passed its tests on a

@@ -31,7 +31,8 @@ typedef struct prefix_job {
     read_task *tasks;
     dpa_phmm_task *pairs; /* every pair, the reads' pairs consecutive in task order */
     _Atomic int64_t computed;
-    int32_t across_lengths; /* DPACCEL_PAIRHMM_PREFIX=2 */
+    int32_t across_lengths; /* DPACCEL_PAIRHMM_PREFIX=2 or 3 */
+    int32_t suffixes;       /* DPACCEL_PAIRHMM_PREFIX=3: kernel->suffix */
 } prefix_job;
 
 /* Group by group (a region's reads stay together, so chunks hold lane groups of one
@@ -93,8 +94,9 @@ static dpa_status prefix_cpu(void *arg, int64_t first, int64_t count, int64_t *r
     const read_task *last = &j->tasks[first + count - 1];
     const int64_t p0 = j->tasks[first].pair0, pairs = last->pair0 + last->nhaps - p0;
     int64_t computed = 0;
-    dpa_status st = j->kernel->prefix(j->batch, j->pairs + p0, pairs, j->precision, j->out,
-                                      recomputes, &computed, j->across_lengths);
+    const dpa_phmm_prefix_fn fn = j->suffixes ? j->kernel->suffix : j->kernel->prefix;
+    dpa_status st = fn(j->batch, j->pairs + p0, pairs, j->precision, j->out, recomputes,
+                       &computed, j->across_lengths);
     atomic_fetch_add(&j->computed, computed);
     return st;
 }
@@ -143,7 +145,8 @@ dpa_status dpa_pairhmm_run_prefix(dpa_context *ctx, const dpa_pairhmm_batch *b,
         const int32_t nh = b->num_groups ? b->group_num_haps[g] : b->num_haps;
         if (nh > 0) nreads += b->num_groups ? b->group_num_reads[g] : b->num_reads;
     }
-    prefix_job job = { b, &ctx->phmm, precision, out, NULL, NULL, 0, ctx->cfg.pairhmm_prefix == 2 };
+    prefix_job job = { b, &ctx->phmm, precision, out, NULL, NULL, 0,
+                        ctx->cfg.pairhmm_prefix >= 2, ctx->cfg.pairhmm_prefix == 3 };
     if ((uint64_t)npairs > SIZE_MAX / sizeof(dpa_phmm_task))
         return dpa_fail(DPA_ERR_LIMIT, "pairhmm batch: %lld pairs exceed addressable memory",
                         (long long)npairs);

@@ -48,6 +48,7 @@ typedef struct dpa_phmm_ops {
     const char *name;
     dpa_phmm_kernel_fn compute;
     dpa_phmm_prefix_fn prefix;
+    dpa_phmm_prefix_fn suffix; /* prefix + suffix sharing (pairhmm_suffix.h), opt-in */
 } dpa_phmm_ops;
 
 /* One pair, resolved to pointers. */

@@ -3,6 +3,7 @@
 #include "cpu/cpu_features.h"
 #include "cpu/pairhmm/pairhmm.h"
 #include "cpu/pairhmm/pairhmm_prefix.h"
+#include "cpu/pairhmm/pairhmm_suffix.h"
 
 void dpa_phmm_select(unsigned allowed_isa_mask, dpa_phmm_ops *out)
 {
@@ -12,6 +13,7 @@ void dpa_phmm_select(unsigned allowed_isa_mask, dpa_phmm_ops *out)
         out->name = "avx512";
         out->compute = dpa_phmm_compute_avx512;
         out->prefix = dpa_phmm_compute_prefix_avx512;
+        out->suffix = dpa_phmm_compute_suffix_avx512;
         return;
     }
 #endif
@@ -21,6 +23,7 @@ void dpa_phmm_select(unsigned allowed_isa_mask, dpa_phmm_ops *out)
         out->name = "avx2";
         out->compute = dpa_phmm_compute_avx2;
         out->prefix = dpa_phmm_compute_prefix_avx2;
+        out->suffix = dpa_phmm_compute_suffix_avx2;
         return;
     }
 #endif
@@ -29,4 +32,5 @@ void dpa_phmm_select(unsigned allowed_isa_mask, dpa_phmm_ops *out)
     out->name = "scalar";
     out->compute = dpa_phmm_compute_scalar;
     out->prefix = dpa_phmm_compute_prefix_scalar;
+    out->suffix = dpa_phmm_compute_suffix_scalar;
 }
