@@ -118,6 +118,8 @@ struct dpa_cuda_backend {
     int32_t force_cfg;  /* -1, or a float kernel index (DPACCEL_CUDA_FORCE_CFG, tests) */
     int32_t timing;     /* DPACCEL_CUDA_TIMING=1 and a host log: per-call phase times */
     int32_t xdrop_copy; /* DPACCEL_CUDA_XDROP_COPY: -1 (auto) fewer bytes, 0 range, 1 gather */
+    int32_t xdrop_int16; /* DPACCEL_CUDA_XDROP_KERNEL: 1 (int16) the packed kernel where its bound
+                          * holds, 2 (int16-noclamp) the same kernel broken on purpose (tests) */
     dpa_cuda_host host; /* the engine's log callback (dpa_cuda_log) */
     int32_t force_lat;  /* -1: cost model picks per chunk; DPACCEL_CUDA_LATENCY=0/1 forces
                          * the fewest-instruction / shortest-latency configurations */
