@@ -222,22 +222,6 @@ __device__ dpa_xd_res sweep(const uint8_t *__restrict__ q, const uint8_t *__rest
  */
 #define XD16_OFF 2
 
-/* mask and override of a pair's two halves (first or last pair of the band) */
-__device__ __forceinline__ void xd16_edge(int32_t c, int32_t min_col, int32_t max_col,
-                                          int32_t lo3, int32_t hi3, uint32_t blo, uint32_t bhi,
-                                          uint32_t &m, uint32_t &o)
-{
-    m = 0, o = 0;
-#pragma unroll
-    for (int h = 0; h < 2; h++) {
-        const int32_t col = c + h;
-        const int sh = 16 * h;
-        if (col >= min_col && col < max_col) m |= 0xffffu << sh;
-        else if (col == lo3) o |= blo << sh;
-        else if (col == hi3) o |= bhi << sh;
-    }
-}
-
 __device__ __forceinline__ uint32_t pack16(int32_t v) { return ((uint32_t)v & 0xffffu) * 0x10001u; }
 
 /* One side, packed (see above); same results as sweep(), valid in lane 0. Instantiated per
@@ -288,12 +272,17 @@ __device__ dpa_xd_res sweep16(const uint8_t *__restrict__ q, const uint8_t *__re
         }
         const int32_t e = lo3 & ~1;
         const int32_t plast = (hi3 - e) >> 1;
-        uint32_t mf, of, ml, ol;
-        xd16_edge(e, min_col, max_col, lo3, hi3, (uint32_t)b_lo, (uint32_t)b_hi, mf, of);
-        xd16_edge(e + 2 * plast, min_col, max_col, lo3, hi3, (uint32_t)b_lo, (uint32_t)b_hi, ml, ol);
+        /* masks (band halves) and overrides (border halves) of the first and the last pair.
+         * The band is not empty, so max_col >= min_col + 1 and the two pairs differ (plast >= 1).
+         * First pair (e, e + 1): lo3 even: (border, band), else (beyond, border). Last pair
+         * (c, c + 1), c = e + 2 plast: hi3 odd: (band, border), else (border, beyond). */
+        const uint32_t mf = lo3 & 1 ? 0u : 0xffff0000u;
+        const uint32_t of = lo3 & 1 ? (uint32_t)b_lo << 16 : (uint32_t)b_lo;
+        const uint32_t ml = hi3 & 1 ? 0xffffu : 0u;
+        const uint32_t ol = hi3 & 1 ? (uint32_t)b_hi << 16 : (uint32_t)b_hi;
         const uint32_t *w1 = (const uint32_t *)(a1 - XD16_OFF), *w2 = (const uint32_t *)(a2 - XD16_OFF);
         uint32_t *w3 = (uint32_t *)(a3 - XD16_OFF);
-        uint32_t acc = 0;
+        uint32_t acc = 0, wlo = 0, whi = 0;
         int32_t stop_lo = INT32_MAX, stop_hi = -1;
         /* query element c - 1 and target element d - c - 1 of this lane's first pair */
         const uint8_t *qc = qp + (int64_t)(e + 2 * lane - 1) * QS;
@@ -324,9 +313,13 @@ __device__ dpa_xd_res sweep16(const uint8_t *__restrict__ q, const uint8_t *__re
             w3[wi] = y;
             acc = __vmaxs2(acc, y);
             const uint32_t clo = __vmaxs2(y, L) & m, chi = __vmaxs2(y, R) & m;
-            if (clo && stop_lo == INT32_MAX) stop_lo = (clo & 0xffffu) ? c : c + 1;
-            if (chi) stop_hi = (chi >> 16) ? c + 1 : c;
+            /* this lane's first pair that stops the left loop and last that stops the right
+             * one (its pairs come in column order); which half, after the loop */
+            if (clo && !wlo) stop_lo = c, wlo = clo;
+            if (chi) stop_hi = c, whi = chi;
         }
+        if (wlo && !(wlo & 0xffffu)) stop_lo++;
+        if (whi >> 16) stop_hi++;
         int32_t dbest = max((int32_t)(acc & 0xffffu), (int32_t)(acc >> 16));
         dbest = warp_max(dbest);
         stop_lo = warp_min(stop_lo);
