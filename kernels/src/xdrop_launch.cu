@@ -144,7 +144,8 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
         const dpa_xd_kparams kp = { params->match, params->mismatch, params->gap, params->xdrop,
                                     b->xdrop_int16 == 2 };
         /* the packed kernel when asked for and its 16-bit bound holds, else int32 */
-        const int int16 = b->xdrop_int16 && dpa_xd_int16_ok(kp);
+        const int wide = (int64_t)params->xdrop >= (int64_t)b->xdrop_auto_x * -(int64_t)params->gap;
+        const int int16 = (b->xdrop_int16 == 3 ? wide : b->xdrop_int16 != 0) && dpa_xd_int16_ok(kp);
         if (gather) {
             uint8_t *stage = (uint8_t *)s->hbuf + task_bytes + res_bytes;
             int cur = 0, pending[2] = { 0, 0 }; /* the half being filled; copies in flight */
