@@ -142,6 +142,13 @@ static dpa_status be_open(int32_t max_devices, const dpa_cuda_host *host, dpa_cu
         const char *tm = getenv("DPACCEL_CUDA_TIMING");
         const char *xc = getenv("DPACCEL_CUDA_XDROP_COPY");
         b->xdrop_copy = xc && !strcmp(xc, "range") ? 0 : xc && !strcmp(xc, "gather") ? 1 : -1;
+        /* opt-in until measured faster (docs/xdrop.md, "Packed 16-bit cells") */
+        const char *xk = getenv("DPACCEL_CUDA_XDROP_KERNEL");
+        b->xdrop_int16 = xk && !strcmp(xk, "int16")           ? 1
+                         : xk && !strcmp(xk, "int16-noclamp") ? 2
+                         : xk && !strcmp(xk, "auto")          ? 3
+                                                              : 0;
+        b->xdrop_auto_x = (int32_t)env_size("DPACCEL_CUDA_XDROP_AUTO_X", DPA_XD_AUTO_X);
         if (host) b->host = *host;
         /* timing lines go to the host's log: without one they would go nowhere */
         b->timing = tm && *tm && *tm != '0' && b->host.log;

@@ -110,6 +110,10 @@ typedef struct dpa_cuda_dev {
     dpa_cuda_team team;
 } dpa_cuda_dev;
 
+/* auto's threshold on X / |gap| (the band's half-width bound): measured crossover of the two
+ * X-drop kernels on an H200 (docs/BENCHMARKS.md, "X-drop: packed 16-bit cells") */
+#define DPA_XD_AUTO_X 300
+
 struct dpa_cuda_backend {
     int32_t ndev;
     dpa_cuda_dev *devs;
@@ -118,6 +122,10 @@ struct dpa_cuda_backend {
     int32_t force_cfg;  /* -1, or a float kernel index (DPACCEL_CUDA_FORCE_CFG, tests) */
     int32_t timing;     /* DPACCEL_CUDA_TIMING=1 and a host log: per-call phase times */
     int32_t xdrop_copy; /* DPACCEL_CUDA_XDROP_COPY: -1 (auto) fewer bytes, 0 range, 1 gather */
+    int32_t xdrop_int16; /* DPACCEL_CUDA_XDROP_KERNEL: 1 (int16) the packed kernel where its bound
+                          * holds, 2 (int16-noclamp) the same kernel broken on purpose (tests),
+                          * 3 (auto) the packed kernel where X >= xdrop_auto_x * |gap| (wide bands) */
+    int32_t xdrop_auto_x; /* DPACCEL_CUDA_XDROP_AUTO_X, default DPA_XD_AUTO_X */
     dpa_cuda_host host; /* the engine's log callback (dpa_cuda_log) */
     int32_t force_lat;  /* -1: cost model picks per chunk; DPACCEL_CUDA_LATENCY=0/1 forces
                          * the fewest-instruction / shortest-latency configurations */

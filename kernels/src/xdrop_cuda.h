@@ -32,6 +32,9 @@ typedef struct dpa_xd_res {
 
 typedef struct dpa_xd_kparams {
     int32_t match, mismatch, gap, xdrop;
+    /* packed kernel only, tests only (DPACCEL_CUDA_XDROP_KERNEL=int16-noclamp): leave out the
+     * undefined-diagonal clamp, so the tests can show that they catch a wrong kernel */
+    int32_t noclamp;
 } dpa_xd_kparams;
 
 #define DPA_XD_WARPS_PER_BLOCK 2
@@ -45,7 +48,12 @@ extern "C" {
  * side query + 2). */
 cudaError_t dpa_xd_launch(const uint8_t *q, const uint8_t *t, const dpa_xd_task *tasks,
                           int32_t ntasks, dpa_xd_res *res, int32_t *ws, int64_t stride,
-                          int32_t warps, uint32_t *counter, dpa_xd_kparams p, cudaStream_t stream);
+                          int32_t warps, uint32_t *counter, dpa_xd_kparams p, int int16,
+                          cudaStream_t stream);
+/* xdrop_kernels.cu: whether the packed 16-bit kernel (int16 != 0 above) is exact for these
+ * scores (its bound, proved in xdrop_kernels.cu); the sequences must then start at least 2
+ * bytes into a device allocation and end 2 bytes before its end. */
+int dpa_xd_int16_ok(dpa_xd_kparams p);
 /* xdrop_kernels.cu: letters to Dna5 codes in place (A C G T any case, U = T: 0-3; else 4). */
 cudaError_t dpa_xd_encode(uint8_t *s, int64_t n, cudaStream_t stream);
 /* Warps of the kernel one SM holds at once (0 if the query fails). */

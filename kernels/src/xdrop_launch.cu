@@ -99,7 +99,9 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
     const int64_t tbase0 = shared ? lo : tlo; /* target buffer offset of the device copy's byte 0 */
     const int64_t chunk = n < CHUNK_PAIRS ? n : CHUNK_PAIRS;
     const int64_t stride = ((int64_t)maxq + 2 + 31) / 32 * 32;
-    const size_t seq_bytes = align_up((size_t)qbytes) + align_up((size_t)tbytes);
+    /* ALIGN bytes before and after the sequences: the packed kernel reads up to two bytes
+     * past a sequence's ends (masked; xdrop_kernels.cu, sweep16) */
+    const size_t seq_bytes = align_up((size_t)qbytes) + align_up((size_t)tbytes) + 2 * ALIGN;
     const size_t task_bytes = align_up(sizeof(dpa_xd_task) * 2 * (size_t)chunk);
     const size_t res_bytes = align_up(sizeof(dpa_xd_res) * 2 * (size_t)chunk);
     const size_t per_warp = 3 * (size_t)stride * sizeof(int32_t);
@@ -132,14 +134,18 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
                                        task_bytes + res_bytes + (gather ? 2 * hsz : 0), err);
         if (status != DPA_OK) goto cleanup;
         uint8_t *dbase = (uint8_t *)s->dbuf;
-        uint8_t *dq = dbase, *dt = shared || gather ? dbase : dbase + align_up((size_t)qbytes);
+        uint8_t *dq = dbase + ALIGN, *dt = shared || gather ? dq : dq + align_up((size_t)qbytes);
         dpa_xd_task *dtask = (dpa_xd_task *)(dbase + seq_bytes);
         dpa_xd_res *dres = (dpa_xd_res *)(dbase + seq_bytes + task_bytes);
         uint32_t *dcounter = (uint32_t *)(dbase + seq_bytes + task_bytes + res_bytes);
         int32_t *dws = (int32_t *)(dbase + ws_off);
         dpa_xd_task *htask = (dpa_xd_task *)s->hbuf;
         const dpa_xd_res *hres = (const dpa_xd_res *)((uint8_t *)s->hbuf + task_bytes);
-        const dpa_xd_kparams kp = { params->match, params->mismatch, params->gap, params->xdrop };
+        const dpa_xd_kparams kp = { params->match, params->mismatch, params->gap, params->xdrop,
+                                    b->xdrop_int16 == 2 };
+        /* the packed kernel when asked for and its 16-bit bound holds, else int32 */
+        const int wide = (int64_t)params->xdrop >= (int64_t)b->xdrop_auto_x * -(int64_t)params->gap;
+        const int int16 = (b->xdrop_int16 == 3 ? wide : b->xdrop_int16 != 0) && dpa_xd_int16_ok(kp);
         if (gather) {
             uint8_t *stage = (uint8_t *)s->hbuf + task_bytes + res_bytes;
             int cur = 0, pending[2] = { 0, 0 }; /* the half being filled; copies in flight */
@@ -216,7 +222,7 @@ dpa_status dpa_cuda_xdrop_run(const dpa_cuda_backend *b, dpa_cuda_dev *d, dpa_cu
                                               cudaMemcpyHostToDevice, s->stream));
             DPA_CUDA_TRY(err, cudaMemsetAsync(dcounter, 0, sizeof *dcounter, s->stream));
             DPA_CUDA_TRY(err, dpa_xd_launch(dq, dt, dtask, (int32_t)(2 * m), dres, dws, stride,
-                                            (int32_t)warps, dcounter, kp, s->stream));
+                                            (int32_t)warps, dcounter, kp, int16, s->stream));
             DPA_CUDA_TRY(err, cudaMemcpyAsync((void *)hres, dres, sizeof *hres * 2 * (size_t)m,
                                               cudaMemcpyDeviceToHost, s->stream));
             DPA_CUDA_TRY(err, cudaStreamSynchronize(s->stream));

@@ -247,6 +247,88 @@ TEST(CudaXdrop, RangeAndGatherCopiesMatchScalar)
     }
 }
 
+// The packed 16-bit kernel (DPACCEL_CUDA_XDROP_KERNEL=int16, read when the backend opens;
+// xdrop_kernels.cu, sweep16): every output and the swept cells equal the scalar reference.
+// Fresh shapes: lengths 0, 1 and odd, 10 kb pairs, N runs, both strands, X = 0, 1, up to the
+// packed bound (X + 2 match + 1 <= 32767) and just past it, and scorings past the bound (the
+// call then runs the int32 kernel: same results either way). The whole suite also runs with
+// the variable set (docs/xdrop.md), which repeats every case above on the packed kernel.
+namespace {
+struct KernelEnv {
+    explicit KernelEnv(const char *v) { setenv("DPACCEL_CUDA_XDROP_KERNEL", v, 1); }
+    ~KernelEnv() { unsetenv("DPACCEL_CUDA_XDROP_KERNEL"); }
+};
+
+std::vector<xd::Case> int16_cases(uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    std::vector<xd::Case> cs = xd::long_read_cases(seed ^ 0x16, 10, 3, 10000);
+    const std::string a = xd::random_dna(rng, 10001);
+    std::string b = a; // a 10 kb pair with 4% substitutions, an N run and a few 1-bp indels
+    for (size_t k = 0; k < b.size(); k++)
+        if (rng() % 25 == 0) b[k] = "ACGT"[rng() % 4];
+    for (size_t k = 4000; k < 4100; k++) b[k] = 'N';
+    b.erase(7000, 1);
+    b.insert(8000, "G");
+    const int n = (int)a.size(), m = (int)b.size();
+    cs.push_back({ a, b, 5000, 5000, 21, false });
+    cs.push_back({ a, xd::revcomp(b), 2500, m - 2500 - 21, 21, true });
+    cs.push_back({ a, b, 0, 0, 0, false });
+    cs.push_back({ a, b, n, m, 0, false });
+    cs.push_back({ "A", "A", 0, 0, 0, false });
+    cs.push_back({ "A", "A", 1, 1, 0, true });
+    cs.push_back({ "C", "G", 0, 0, 1, true });
+    cs.push_back({ "NNNNN", "NNNNNNN", 2, 3, 1, false });
+    for (int i = 0; i < 300; i++) { // random short shapes, odd and even lengths
+        const int ql = 1 + (int)(rng() % 97), tl = 1 + (int)(rng() % 97);
+        std::string q = xd::random_dna(rng, (size_t)ql), t = xd::random_dna(rng, (size_t)tl);
+        if (rng() % 2)
+            for (int k = 0; k < tl && k < ql; k++) t[(size_t)k] = rng() % 6 ? q[(size_t)k] : "NacgtRYu"[rng() % 8];
+        const int len = (int)(rng() % (unsigned)(std::min(ql, tl) + 1));
+        cs.push_back({ q, t, (int)(rng() % (unsigned)(ql - len + 1)),
+                       (int)(rng() % (unsigned)(tl - len + 1)), len, (rng() & 1) != 0 });
+    }
+    return cs;
+}
+}  // namespace
+
+TEST(CudaXdrop, Int16PackedKernelMatchesScalar)
+{
+    const KernelEnv env("int16");
+    Backend bk;
+    DPA_REQUIRE_GPU(bk);
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
+    const std::vector<xd::Case> cs = int16_cases(seed);
+    // {match, mismatch, gap}, X: inside the bound, at it (32764 = 32767 - 2 - 1), past it
+    const int scores[][3] = { { 1, -1, -1 }, { 1, -2, -2 }, { 2, -3, -1 }, { 1, -1000, -1 },
+                              { 1000, -1000, -1000 }, { 5, -4, -7 } };
+    for (const auto &sc : scores)
+        for (int x : { 0, 1, 2, 7, 50, 100, 1000, 10000, 30000 - 2 * sc[0],
+                       32767 - 2 * sc[0] - 1, 32767 - 2 * sc[0], 40000, 1 << 30 })
+            EXPECT_EQ(same_cases(bk, cs, xd::params(sc[0], sc[1], sc[2], x), "int16"), 0);
+}
+
+// The same comparison must notice a wrong packed kernel: without the clamp of an undefined
+// diagonal cell (int16-noclamp), 0 + match comes out defined, and the extensions run on.
+TEST(CudaXdrop, Int16BrokenKernelIsCaught)
+{
+    const KernelEnv env("int16-noclamp");
+    Backend bk;
+    DPA_REQUIRE_GPU(bk);
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("DPA_TEST_SEED=" + std::to_string(seed));
+    const std::vector<xd::Case> cs = xd::long_read_cases(seed ^ 0xbad, 6, 2, 6000);
+    const xd::Batch b(cs);
+    const dpa_xdrop_params p = xd::params(1, -1, -1, 20);
+    const std::vector<int32_t> pairs = all_pairs(b.view().num_pairs);
+    const Out want = scalar(b.view(), p, pairs), got = gpu(bk, b.view(), p, pairs);
+    ASSERT_EQ(got.st, DPA_OK) << got.err;
+    int64_t diff = got.cells != want.cells;
+    for (int k = 0; k < 7; k++) diff += got.v[k] != want.v[k];
+    EXPECT_GT(diff, 0) << "the broken packed kernel gave the scalar reference's results";
+}
+
 TEST(CudaXdrop, BadArgumentsAndFaults)
 {
     Backend bk;

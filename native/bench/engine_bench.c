@@ -278,6 +278,9 @@ static int bench_xdrop(dpa_context *ctx, int32_t len, int32_t n, int backend, in
     dpa_xdrop_params p;
     dpa_xdrop_params_init(&p);
     p.backend = backend;
+    /* XDROP_X=N: another X (wider bands: the packed GPU kernel's case, docs/xdrop.md) */
+    const char *xs = getenv("XDROP_X");
+    if (xs != NULL && *xs) p.xdrop = atoi(xs);
     int32_t *o7 = malloc(sizeof(int32_t) * 7 * (size_t)n);
     dpa_xdrop_output o = { o7, o7 + n, o7 + 2 * (size_t)n, o7 + 3 * (size_t)n, o7 + 4 * (size_t)n,
                            o7 + 5 * (size_t)n, o7 + 6 * (size_t)n };
@@ -289,7 +292,7 @@ static int bench_xdrop(dpa_context *ctx, int32_t len, int32_t n, int backend, in
         if (dpa_xdrop_compute(ctx, &b, &p, &o, &st) != DPA_OK) die("xdrop");
         ms[r] = now_ms() - t0;
     }
-    printf("xdrop %d x %d bp (X 100): %.3f G cells, gpu pairs %lld\n", n, len,
+    printf("xdrop %d x %d bp (X %d): %.3f G cells, gpu pairs %lld\n", n, len, (int)p.xdrop,
            (double)st.cells * 1e-9, (long long)st.gpu_pairs);
     report("xdrop, one call", ms, reps, (double)st.cells);
     printf("checksum xdrop               %016llx\n",
@@ -309,7 +312,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: engine_bench pairhmm FILE.in BACKEND REPS\n"
                         "       engine_bench sw hap|read PAIRS BACKEND REPS\n"
                         "       engine_bench xdrop LEN PAIRS BACKEND REPS\n"
-                        "(xdrop: XDROP_EXPORT_LOGAN=FILE also writes the pairs in LOGAN's demo format)\n");
+                        "(xdrop: XDROP_EXPORT_LOGAN=FILE also writes the pairs in LOGAN's demo format; XDROP_X=N sets X)\n");
         return 2;
     }
     const int xd = !strcmp(argv[1], "xdrop");
