@@ -216,7 +216,8 @@ dpa_status dpa_hmm_profile_build(const dpa_hmm_model *hmm, dpa_hmm_profile *p) {
                 }
     }
     if (M <= DPA_HMM_DIAG_MAX_M) {
-        p->ssv_diag = aligned_alloc(64, (size_t)M * 32);
+        /* C11's aligned_alloc wants a multiple of the alignment (ASan enforces it) */
+        p->ssv_diag = aligned_alloc(64, ((size_t)M * 32 + 63) / 64 * 64);
         if (!p->ssv_diag) {
             dpa_hmm_profile_free(p);
             return dpa_fail(DPA_ERR_OUT_OF_MEMORY, "hmm profile of M = %d: SSV tables", M);
