@@ -111,6 +111,13 @@ static inline int dpa_phmm_bases_match(uint8_t r, uint8_t h)
 double dpa_phmm_forward_f64_scalar(const dpa_phmm_pair *p, double initial, double *scratch);
 float dpa_phmm_forward_f32_scalar(const dpa_phmm_pair *p, float initial, float *scratch);
 
+/* The per-pair half of GATK's rule for kernels that computed a float sum below the threshold:
+ * this pair alone in double, log10 into *log10_out. *scratch (*elems doubles, caller-owned,
+ * freed with free()) grows as needed; DPA_ERR_OUT_OF_MEMORY when it cannot. Runs in the
+ * caller's floating-point environment. */
+dpa_status dpa_phmm_recompute_f64(const dpa_phmm_pair *p, double **scratch, size_t *elems,
+                                  double *log10_out);
+
 /* Whole-pair reference with GATK's rule, in log10: float then double, or double only. */
 double dpa_phmm_log10_scalar(const dpa_phmm_pair *p, int32_t precision, int *recomputed);
 

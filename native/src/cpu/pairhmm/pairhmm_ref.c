@@ -68,6 +68,21 @@
 DPA_PHMM_FORWARD(dpa_phmm_forward_f64_scalar, double)
 DPA_PHMM_FORWARD(dpa_phmm_forward_f32_scalar, float)
 
+dpa_status dpa_phmm_recompute_f64(const dpa_phmm_pair *p, double **scratch, size_t *elems,
+                                  double *log10_out)
+{
+    const size_t need = 3 * ((size_t)p->hap_len + 1);
+    if (*elems < need) {
+        free(*scratch);
+        *scratch = malloc(sizeof **scratch * need);
+        *elems = *scratch ? need : 0;
+        if (!*scratch) return DPA_ERR_OUT_OF_MEMORY;
+    }
+    const double s = dpa_phmm_forward_f64_scalar(p, DPA_PHMM_INITIAL_F64, *scratch);
+    *log10_out = log10(s) - DPA_PHMM_LOG10_INITIAL_F64;
+    return DPA_OK;
+}
+
 static double log10_f64(const dpa_phmm_pair *p, double *scratch)
 {
     dpa_fpenv env = dpa_fpenv_enter_f64();

@@ -243,19 +243,9 @@ dpa_status dpa_phmm_compute_suffix_scalar(const dpa_pairhmm_batch *batch,
                 continue;
             }
             /* the per-pair rule: this pair alone is recomputed in double */
-            dpa_phmm_pair pp = dpa_phmm_pair_of(batch, &t[a + q]);
-            const size_t need = 3 * ((size_t)pp.hap_len + 1);
-            if (ref_elems < need) {
-                free(ref);
-                ref = malloc(sizeof *ref * need);
-                ref_elems = ref ? need : 0;
-                if (!ref) {
-                    st = DPA_ERR_OUT_OF_MEMORY;
-                    break;
-                }
-            }
-            double d = dpa_phmm_forward_f64_scalar(&pp, DPA_PHMM_INITIAL_F64, ref);
-            out[t[a + q].out] = log10(d) - DPA_PHMM_LOG10_INITIAL_F64;
+            const dpa_phmm_pair pp = dpa_phmm_pair_of(batch, &t[a + q]);
+            if ((st = dpa_phmm_recompute_f64(&pp, &ref, &ref_elems, &out[t[a + q].out])))
+                break;
             recomputes++;
         }
         dpa_phmm_suffix_plan_free(&plan);

@@ -457,19 +457,8 @@ dpa_status SV_FN(dpa_phmm_compute_suffix)(const dpa_pairhmm_batch *batch,
                     out[tk->out] = log10(s) - DPA_PHMM_LOG10_INITIAL_F32;
                     continue;
                 }
-                dpa_phmm_pair pp = dpa_phmm_pair_of(batch, tk);
-                const size_t need = 3 * ((size_t)pp.hap_len + 1);
-                if (ref_elems < need) {
-                    free(ref);
-                    ref = malloc(sizeof *ref * need);
-                    ref_elems = ref ? need : 0;
-                    if (!ref) {
-                        st = DPA_ERR_OUT_OF_MEMORY;
-                        break;
-                    }
-                }
-                const double d = dpa_phmm_forward_f64_scalar(&pp, DPA_PHMM_INITIAL_F64, ref);
-                out[tk->out] = log10(d) - DPA_PHMM_LOG10_INITIAL_F64;
+                const dpa_phmm_pair pp = dpa_phmm_pair_of(batch, tk);
+                if ((st = dpa_phmm_recompute_f64(&pp, &ref, &ref_elems, &out[tk->out]))) break;
                 recomputes++;
             }
         }
