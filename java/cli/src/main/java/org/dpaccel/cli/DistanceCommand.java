@@ -209,12 +209,11 @@ final class DistanceCommand implements Callable<Integer> {
         long used = c.variantsUsed();
         byte[][] text = mirror ? new byte[n][] : null; // row i: "\tv(i,i+1)\tv(i,i+2)..."
         int[][] ends = mirror ? new int[n][] : null;   // end of each of those values
-        int[] next = mirror ? new int[n] : null;       // the value of row j that row i needs next
         byte[] scratch = mirror ? new byte[n * (CFormat.MAX_CHARS + 1)] : null;
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < i; j++) {
                 if (mirror) {
-                    int k = next[j]++;
+                    int k = i - j - 1; // (j, i) is value i - j - 1 of row j
                     int start = (k == 0 ? 0 : ends[j][k - 1]) + 1; // past the tab
                     w.bytes(text[j], start, ends[j][k] - start).ch('\t');
                     if (k == n - j - 2) {
