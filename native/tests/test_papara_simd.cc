@@ -154,7 +154,8 @@ TEST_P(PaparaSimd, AtTheInt16Bound)
     dpa_papara_params_init(&p);
     int32_t L = 1;
     while (dpa_papara_fits_int16(L + 1, &p)) L++;
-    EXPECT_EQ(L, 32000 / 3 - 2);
+    // 3 (L + 2) for the cells, |extend| (L + COLB) for the kernels' shifted basis
+    EXPECT_EQ(L, (32000 - 3 * 2 - DPA_PAPARA_COLB) / 4);
     ppt::Batch b = ppt::random_batch(rng, GetParam().width + 3, 120, 2, L, L, 0.5);
     same(b, p);
     // all-mismatch reads: scores walk down to their lowest
