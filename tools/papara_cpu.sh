@@ -7,7 +7,8 @@
 # "scoring finished" seconds) and dpaccel_papara (`--threads 1 --time`, scoring seconds) with
 # the default ISA and with AVX-512 disabled; our alignment.phy must be byte-identical to
 # PaPaRa's papara_alignment, and best.tsv the same for every ISA and build. Then
-# dpaccel_papara on 1/2/4/8/16 threads on the 802-taxa shape with 160 reads. Medians at the end.
+# dpaccel_papara (BIN2's if set) on 1/2/4/8/16 threads on the 802-taxa shape with 160 reads,
+# twice. Medians at the end.
 #
 # From a clean clone (PaPaRa 2.5 built outside the repository, docs/papara.md "The oracle"):
 #   PAPARA=/path/to/papara OUT=out tools/papara_cpu.sh
@@ -28,6 +29,9 @@ if [ -z "${BIN:-}" ]; then
   mkdir -p "$BIN" && cp build/cpu/native/dpaccel_papara build/cpu/native/tests/dpa_papara_gen "$BIN"/
 fi
 BIN=$(cd "$BIN" && pwd)
+[ -n "${BIN2:-}" ] && BIN2=$(cd "$BIN2" && pwd)
+PAPARA=$(realpath "$PAPARA")
+[ -n "${PAPARA2:-}" ] && PAPARA2=$(realpath "$PAPARA2")
 { lscpu; echo; grep -m1 '^flags' /proc/cpuinfo; echo; uptime; nproc; } >"$OUT/info.txt" 2>&1
 grep -E 'Model name|^CPU\(s\)|Thread|Core|Socket|L1d|L2|L3' "$OUT/info.txt"
 D=$OUT/data
@@ -86,7 +90,7 @@ S=$OUT/threads.tsv
 echo -e "threads\tseconds\tGcells_per_s" >"$S"
 for rep in 1 2; do
   for t in $THREADS; do
-    line=$(cd "$D/t" && "$BIN/dpaccel_papara" --tree tree.nwk --ref ref.phy --reads reads.fa \
+    line=$(cd "$D/t" && "${BIN2:-$BIN}/dpaccel_papara" --tree tree.nwk --ref ref.phy --reads reads.fa \
       --out "$OUT/runs/t_$t" --threads "$t" --backend cpu --time 2>&1 | grep '^profiles')
     echo -e "$t\t$(sed -E 's/.*scoring ([0-9.]+) s.*/\1/' <<<"$line")\t$(sed -E 's/.* ([0-9.]+) G cells.*/\1/' <<<"$line")" >>"$S"
   done
