@@ -3,7 +3,7 @@
  * one int16 lane per profile. The cost layout (pre) moves per-site work out of the kernels'
  * inner loop: each (site, read base) step loads its diagonal bonus and the site's gap costs
  * instead of deriving them from the state mask and flag (17 vector operations per step became
- * 9; docs/papara.md, "Design").
+ * 9, and 7 with papara_simd.h's shifted basis; docs/papara.md, "Design").
  */
 #include "cpu/papara/papara.h"
 
