@@ -20,6 +20,10 @@
  * adds at most 1000 x (2^20 + COLB) more (< 2^31 in all), and minus infinity never has a
  * cost added, so plain int32 adds are exact.
  */
+/* Rows per sweep (below): four, unless the includer keeps fewer live in its registers. */
+#ifndef SWEEP
+#define SWEEP 4
+#endif
 #ifndef LANE_T
 #define LANE_T int16_t
 #define NEG_INF (-32768)
@@ -99,50 +103,47 @@ void FN(const dpa_papara_block *blk, int64_t num_sites, const uint8_t *read,
         const VEC fend = f;
         VEC diag_next = SET1(0); /* S~(j - 1, c0 - 1) for the next row; row -1 is 0 */
         int32_t j = 0;
-        /* Four rows per sweep while their bases are of one state each: row k + 1 takes row k's
-         * S and SU of the same site from registers, so S and SU go through memory once per
-         * four rows, and the four dependency chains (S -> SL -> S along a row) overlap. */
-        for (; j + 4 <= read_length; j += 4) {
-            const unsigned b0 = read[j], b1 = read[j + 1], b2 = read[j + 2], b3 = read[j + 3];
-            if ((b0 & (b0 - 1)) | (b1 & (b1 - 1)) | (b2 & (b2 - 1)) | (b3 & (b3 - 1))) {
-                for (int k = 0; k < 4; k++) diag_next = ROW_ONE(pre, s, su, lft, slb, n, j + k, read[j + k], diag_next, oe, fend);
+        /* SWEEP rows per sweep while their bases are of one state each: row k + 1 takes row
+         * k's S and SU of the same site from registers, so S and SU go through memory once per
+         * sweep, and its dependency chains (S -> SL -> S along a row) overlap. */
+        for (; j + SWEEP <= read_length; j += SWEEP) {
+            unsigned multi = 0;
+            for (int k = 0; k < SWEEP; k++) multi |= read[j + k] & (read[j + k] - 1u);
+            if (multi) {
+                for (int k = 0; k < SWEEP; k++) diag_next = ROW_ONE(pre, s, su, lft, slb, n, j + k, read[j + k], diag_next, oe, fend);
                 continue;
             }
-            const int64_t o0 = (int64_t)__builtin_ctz(b0) * LW, o1 = (int64_t)__builtin_ctz(b1) * LW;
-            const int64_t o2 = (int64_t)__builtin_ctz(b2) * LW, o3 = (int64_t)__builtin_ctz(b3) * LW;
-            VEC l0 = LOAD(lft + (int64_t)j * W), l1 = LOAD(lft + (int64_t)(j + 1) * W);
-            VEC l2 = LOAD(lft + (int64_t)(j + 2) * W), l3 = LOAD(lft + (int64_t)(j + 3) * W);
-            VEC s0 = LOAD(slb + (int64_t)j * W), s1 = LOAD(slb + (int64_t)(j + 1) * W);
-            VEC s2 = LOAD(slb + (int64_t)(j + 2) * W), s3 = LOAD(slb + (int64_t)(j + 3) * W);
-            VEC d0 = diag_next, d1 = l0, d2 = l1, d3 = l2; /* S~(row - 1, c0 - 1) */
-            diag_next = l3;
+            int64_t o[SWEEP];
+            VEC l[SWEEP], sl[SWEEP], d[SWEEP];
+#pragma GCC unroll 8
+            for (int k = 0; k < SWEEP; k++) {
+                o[k] = (int64_t)__builtin_ctz(read[j + k]) * LW;
+                l[k] = LOAD(lft + (int64_t)(j + k) * W);
+                sl[k] = LOAD(slb + (int64_t)(j + k) * W);
+                d[k] = k ? l[k - 1] : diag_next; /* S~(row - 1, c0 - 1) */
+            }
+            diag_next = l[SWEEP - 1];
             for (int64_t i = 0; i < n; i++) {
                 const int16_t *c = pre + i * P;
                 const VEC lo = LOADC(c + 4 * LW);
                 VEC up = LOAD(s + i * W), usu = LOAD(su + i * W), v;
-#define PAPARA_CELL(d, l, sl, o)                                          \
-    usu = MAX(ADDS(up, oe), usu);                                         \
-    sl = MAX(ADDS(l, lo), sl);                                            \
-    v = MAX(ADDS(d, LOADC(c + (o))), MAX(sl, usu));                       \
-    d = up;                                                               \
-    l = v;                                                                \
-    up = v;
-                PAPARA_CELL(d0, l0, s0, o0)
-                PAPARA_CELL(d1, l1, s1, o1)
-                PAPARA_CELL(d2, l2, s2, o2)
-                PAPARA_CELL(d3, l3, s3, o3)
-#undef PAPARA_CELL
+#pragma GCC unroll 8
+                for (int k = 0; k < SWEEP; k++) {
+                    usu = MAX(ADDS(up, oe), usu);
+                    sl[k] = MAX(ADDS(l[k], lo), sl[k]);
+                    v = MAX(ADDS(d[k], LOADC(c + o[k])), MAX(sl[k], usu));
+                    d[k] = up;
+                    l[k] = v;
+                    up = v;
+                }
                 STORE(su + i * W, usu);
                 STORE(s + i * W, up);
             }
-            STORE(lft + (int64_t)j * W, SUBS(l0, fend));
-            STORE(lft + (int64_t)(j + 1) * W, SUBS(l1, fend));
-            STORE(lft + (int64_t)(j + 2) * W, SUBS(l2, fend));
-            STORE(lft + (int64_t)(j + 3) * W, SUBS(l3, fend));
-            STORE(slb + (int64_t)j * W, SUBS(s0, fend));
-            STORE(slb + (int64_t)(j + 1) * W, SUBS(s1, fend));
-            STORE(slb + (int64_t)(j + 2) * W, SUBS(s2, fend));
-            STORE(slb + (int64_t)(j + 3) * W, SUBS(s3, fend));
+#pragma GCC unroll 8
+            for (int k = 0; k < SWEEP; k++) {
+                STORE(lft + (int64_t)(j + k) * W, SUBS(l[k], fend));
+                STORE(slb + (int64_t)(j + k) * W, SUBS(sl[k], fend));
+            }
         }
         for (; j < read_length; j++) diag_next = ROW_ONE(pre, s, su, lft, slb, n, j, read[j], diag_next, oe, fend);
         /* the last row, back in the plain basis: S = S~ - f(i) + read_length x extend */
