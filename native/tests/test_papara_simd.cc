@@ -154,12 +154,43 @@ TEST_P(PaparaSimd, AtTheInt16Bound)
     dpa_papara_params_init(&p);
     int32_t L = 1;
     while (dpa_papara_fits_int16(L + 1, &p)) L++;
-    EXPECT_EQ(L, 32000 / 3 - 2);
+    // 3 (L + 2) for the cells, |extend| (L + COLB) for the kernels' shifted basis
+    EXPECT_EQ(L, (32000 - 3 * 2 - DPA_PAPARA_COLB) / 4);
     ppt::Batch b = ppt::random_batch(rng, GetParam().width + 3, 120, 2, L, L, 0.5);
     same(b, p);
     // all-mismatch reads: scores walk down to their lowest
     ppt::make_costliest(b);
     same(b, p);
+}
+
+// The shifted basis (papara_simd.h) lifts values by up to |extend| x (L + COLB): with large
+// costs the longest admitted read's all-match cells, shifted, come within ~1,200 of the int16
+// maximum (m = 200: 9,400 + 12,800 + 9,400), so a bound that undercounted the shift would
+// saturate them. Profiles of state 15 match every base; some profiles flag a few sites.
+TEST_P(PaparaSimd, AtTheShiftedInt16BoundWithLargeCosts)
+{
+    const uint64_t seed = dpa_test::test_seed();
+    SCOPED_TRACE("seed " + std::to_string(seed) + " (DPA_TEST_SEED to repeat)");
+    std::mt19937_64 rng(seed);
+    for (int m : { 200, 37, 5 }) {
+        dpa_papara_params p;
+        dpa_papara_params_init(&p);
+        p.gap_open = p.gap_extend = -m;
+        p.match = m;
+        p.match_cgap = -1;
+        int32_t L = 1;
+        while (dpa_papara_fits_int16(L + 1, &p)) L++;
+        ASSERT_GE(L, 2);
+        for (int64_t S : { (int64_t)DPA_PAPARA_COLB, (int64_t)DPA_PAPARA_COLB * 2 + 5 }) {
+            ppt::Batch b = ppt::random_batch(rng, GetParam().width + 3, S, 3, L, L);
+            for (size_t k = 0; k < b.profiles.size(); k++)
+                for (int64_t i = 0; i < S; i++)
+                    b.profiles[k][i] = (k % 4 == 3 && i % 17 == 5) ? (15 | DPA_PAPARA_CGAP_BIT) : 15;
+            same(b, p);
+            ppt::make_costliest(b);
+            same(b, p);
+        }
+    }
 }
 
 // The int32 kernels (papara2, reads beyond the int16 bound): reads just past the bound at the

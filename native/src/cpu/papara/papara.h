@@ -32,13 +32,15 @@ int32_t dpa_papara_score_paper2012(const uint8_t *profile, int64_t num_sites, co
 dpa_status dpa_papara_check_params(const dpa_papara_params *p);
 
 /* int16 lanes are exact while every cell stays inside [-32767, 32767]: papara2, |S| <=
- * max(|open|, |extend|, match, |match_cgap|) x (read_length + 2); paper2012, S <= 6 x
+ * max(|open|, |extend|, match, |match_cgap|) x (read_length + 2), plus the kernels' shift
+ * (papara_simd.h) of at most |extend| x (read_length + DPA_PAPARA_COLB); paper2012, S <= 6 x
  * read_length (docs/papara.md derives both). */
 int dpa_papara_fits_int16(int32_t read_length, const dpa_papara_params *p);
 
 /* Vectors per site in a block's cost layout (pre): what read base A, C, G, T (mask bit 0-3)
  * adds on the diagonal (match where the state has it, plus match_cgap on a flagged site),
- * then the gap open and extend in the read (0 on a flagged site). Under the paper2012 model
+ * then the gap open and extend in the read (0 on a flagged site), all three in the shifted
+ * basis of papara_simd.h: bonus - extend(i) - gap_extend, open(i) - extend(i), -extend(i). Under the paper2012 model
  * the same slots hold its costs: the diagonal cost of each base (0 where the state has it,
  * else the mismatch, plus CG on a flagged site), then open + extend and extend. */
 #define DPA_PAPARA_PRE 6

@@ -15,6 +15,7 @@
 #define ADDS(a, b) _mm512_adds_epi16((a), (b))
 #define MAX(a, b) _mm512_max_epi16((a), (b))
 #define MIN(a, b) _mm512_min_epi16((a), (b))
+#define SUBS(a, b) _mm512_subs_epi16((a), (b))
 #define COLB DPA_PAPARA_COLB
 #define FN dpa_papara_block_avx512
 #define ROW_ONE papara_row_avx512
@@ -29,6 +30,7 @@
 #undef W
 #undef SET1
 #undef ADDS
+#undef SUBS
 #undef MAX
 #undef FN
 #undef ROW_ONE
@@ -38,6 +40,7 @@
 #define NEG_INF (-(1 << 30))
 #define SET1(x) _mm512_set1_epi32(x)
 #define ADDS(a, b) _mm512_add_epi32((a), (b))
+#define SUBS(a, b) _mm512_sub_epi32((a), (b))
 #define MAX(a, b) _mm512_max_epi32((a), (b))
 #define LOADC(p) _mm512_cvtepi16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
 #define FN dpa_papara_half32_avx512

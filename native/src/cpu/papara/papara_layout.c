@@ -3,7 +3,7 @@
  * one int16 lane per profile. The cost layout (pre) moves per-site work out of the kernels'
  * inner loop: each (site, read base) step loads its diagonal bonus and the site's gap costs
  * instead of deriving them from the state mask and flag (17 vector operations per step became
- * 9; docs/papara.md, "Design").
+ * 9, and 7 with papara_simd.h's shifted basis; docs/papara.md, "Design").
  */
 #include "cpu/papara/papara.h"
 
@@ -27,10 +27,14 @@ void dpa_papara_lay_out_block(const dpa_papara_batch *batch, int32_t first, int3
                 v[5 * W] = (int16_t)(flagged ? 0 : DPA_PAPER2012_EXTEND);
                 continue;
             }
+            /* papara_simd.h's shifted basis: bonus - extend(i) - extend, open(i) - extend(i),
+             * -extend(i) */
+            const int ext = flagged ? 0 : p->gap_extend;
             for (int c = 0; c < 4; c++)
-                v[c * W] = (int16_t)(((prof[i] >> c) & 1 ? p->match : 0) + (flagged ? p->match_cgap : 0));
-            v[4 * W] = (int16_t)(flagged ? 0 : p->gap_open);
-            v[5 * W] = (int16_t)(flagged ? 0 : p->gap_extend);
+                v[c * W] = (int16_t)(((prof[i] >> c) & 1 ? p->match : 0) + (flagged ? p->match_cgap : 0) -
+                                     ext - p->gap_extend);
+            v[4 * W] = (int16_t)((flagged ? 0 : p->gap_open) - ext);
+            v[5 * W] = (int16_t)-ext;
         }
     }
 }

@@ -19,9 +19,10 @@ int dpa_papara_fits_int16(int32_t read_length, const dpa_papara_params *p)
     if (-(int64_t)p->gap_open > m) m = -(int64_t)p->gap_open;
     if (-(int64_t)p->gap_extend > m) m = -(int64_t)p->gap_extend;
     if (-(int64_t)p->match_cgap > m) m = -(int64_t)p->match_cgap;
-    /* Every S, SL, SU, SM lies in [-(m (L + 2)), m L] (docs/papara.md); 32000 leaves the
+    /* Every S, SL, SU, SM lies in [-(m (L + 2)), m L] (docs/papara.md), and the SIMD
+     * kernels shift it up by at most |extend| x (L + COLB) (papara_simd.h); 32000 leaves the
      * saturating sentinel -32768 below every real value. */
-    return m * ((int64_t)read_length + 2) <= 32000;
+    return m * ((int64_t)read_length + 2) - (int64_t)p->gap_extend * ((int64_t)read_length + DPA_PAPARA_COLB) <= 32000;
 }
 
 int32_t dpa_papara_score_ref(const uint8_t *profile, int64_t num_sites, const uint8_t *read,
