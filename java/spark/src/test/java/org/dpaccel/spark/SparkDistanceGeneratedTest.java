@@ -132,13 +132,17 @@ class SparkDistanceGeneratedTest {
         return new Cohort(prefix, dir, n, iids, java.util.Arrays.copyOf(auto, a), rowBytes, bed, single);
     }
 
-    static SparkDistance.Summary spark(Cohort c, String out, int tile, boolean broadcast) throws IOException {
+    /** How tasks get their rows: the broadcast .bed body, whole rows in chunks, each block's bytes. */
+    enum Read { BROADCAST, WHOLE_ROWS, RANGES }
+
+    static SparkDistance.Summary spark(Cohort c, String out, int tile, Read read) throws IOException {
         SparkDistance.Options o = new SparkDistance.Options();
         o.bfile = c.prefix();
         o.out = c.dir().resolve(out).toString();
         o.tile = tile;
+        boolean broadcast = read == Read.BROADCAST;
         o.broadcastMaxBytes = broadcast ? 64L << 20 : 0;
-        o.wholeRowBytes = broadcast ? BedSlices.WHOLE_ROW_BYTES : 0; // 0: each block's byte range of a row
+        o.wholeRowBytes = read == Read.RANGES ? 0 : BedSlices.WHOLE_ROW_BYTES;
         SparkDistance.Summary s = SparkDistance.run(jsc, o);
         int k = (c.n() + tile - 1) / tile;
         assertEquals(k * (k + 1) / 2, s.tiles());
@@ -165,10 +169,10 @@ class SparkDistanceGeneratedTest {
     }
 
     /** T dividing and not dividing 200, not a multiple of 4, = N, > N; broadcast and byte ranges. */
-    @ParameterizedTest(name = "200 x 10k, tile {0}, broadcast {1}")
-    @CsvSource({"30, false", "50, true", "64, false", "200, false", "256, true"})
-    void smallCohortEqualsTheSingleMachineFile(int tile, boolean broadcast) throws IOException {
-        spark(small, "s" + tile, tile, broadcast);
+    @ParameterizedTest(name = "200 x 10k, tile {0}, {1}")
+    @CsvSource({"30, RANGES", "50, BROADCAST", "64, WHOLE_ROWS", "200, RANGES", "256, BROADCAST"})
+    void smallCohortEqualsTheSingleMachineFile(int tile, Read read) throws IOException {
+        spark(small, "s" + tile, tile, read);
     }
 
     /**
@@ -183,19 +187,20 @@ class SparkDistanceGeneratedTest {
             System.err.println("T = 1 ON 200 x 10k NOT RUN: ~75 s; -Ddpaccel.spark.slow=true runs it");
         }
         assumeTrue(slow, "dpaccel.spark.slow not set");
-        spark(small, "s1", 1, true);
+        spark(small, "s1", 1, Read.BROADCAST);
     }
 
     /**
-     * 2,000 x 100,000: T = 768 (3 blocks, the last 464; per-block byte ranges of each row) and T =
-     * 2,048 >= N (one tile; broadcast .bed body); the single-machine file checked against the
-     * codes on every pair of the tile-edge samples with each other and 3,000 random pairs.
+     * 2,000 x 100,000: T = 768 (3 blocks, the last 464; per-block byte ranges of each row), T =
+     * 1,000 (whole rows in 4 MiB chunks: 12 chunks, where the small sets read one) and T = 2,048
+     * >= N (one tile; broadcast .bed body); the single-machine file checked against the codes on
+     * every pair of the tile-edge samples with each other and 3,000 random pairs.
      */
     @Test
     void largeCohortEqualsTheSingleMachineFileAndTheCodes(@TempDir Path dir) throws IOException,
         InterruptedException {
         Cohort big = generate(dir, "c", 2000, 100_000);
-        int[] edges = {0, 1, 766, 767, 768, 769, 1535, 1536, 1537, 1998, 1999};
+        int[] edges = {0, 1, 766, 767, 768, 769, 999, 1000, 1535, 1536, 1537, 1998, 1999};
         TreeMap<Long, int[]> want = new TreeMap<>();
         for (int a : edges) {
             for (int b : edges) {
@@ -225,11 +230,11 @@ class SparkDistanceGeneratedTest {
             assertEquals(1 + (long) big.n() * (big.n() - 1) / 2, line);
             assertEquals(at.size(), next);
         }
-        SparkDistance.Summary s = spark(big, "c768", 768, false);
-        System.err.printf("SparkDistanceGeneratedTest: 2000 x 100k, T 768: prepare %.1f s, tiles %.1f s, merge %.1f s%n",
-            s.prepareSeconds(), s.tilesSeconds(), s.mergeSeconds());
-        s = spark(big, "c2048", 2048, true);
-        System.err.printf("SparkDistanceGeneratedTest: 2000 x 100k, T 2048: prepare %.1f s, tiles %.1f s, merge %.1f s%n",
-            s.prepareSeconds(), s.tilesSeconds(), s.mergeSeconds());
+        for (Object[] run : new Object[][] {{768, Read.RANGES}, {1000, Read.WHOLE_ROWS}, {2048, Read.BROADCAST}}) {
+            int tile = (Integer) run[0];
+            SparkDistance.Summary s = spark(big, "c" + tile, tile, (Read) run[1]);
+            System.err.printf("SparkDistanceGeneratedTest: 2000 x 100k, T %d, %s: prepare %.1f s, tiles %.1f s, "
+                + "merge %.1f s%n", tile, run[1], s.prepareSeconds(), s.tilesSeconds(), s.mergeSeconds());
+        }
     }
 }
