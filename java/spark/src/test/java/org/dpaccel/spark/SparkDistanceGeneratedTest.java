@@ -73,14 +73,6 @@ class SparkDistanceGeneratedTest {
 
     @BeforeAll
     static void setUp(@TempDir Path dir) throws IOException, InterruptedException {
-        // 20-40 s on CI's 2 cores: run once, on Spark 3.5 (.ci/run step 1); the Spark 4 pass
-        // (-Pspark4, step 6) skips it (DECISIONS 163)
-        boolean enabled = Boolean.parseBoolean(System.getProperty("dpaccel.spark.generatedCohorts", "true"));
-        if (!enabled) {
-            System.err.println("GENERATED-COHORT CHECK NOT RUN in this pass (dpaccel.spark.generatedCohorts=false, "
-                + "the -Pspark4 profile): the Spark 3.5 pass runs it");
-        }
-        assumeTrue(enabled, "dpaccel.spark.generatedCohorts=false");
         String g = System.getProperty("dpaccel.gen.genotypes", "");
         gen = g.isEmpty() ? null : Path.of(g);
         if (gen == null || !Files.isExecutable(gen)) {
