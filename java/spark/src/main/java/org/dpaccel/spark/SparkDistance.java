@@ -1,8 +1,8 @@
 package org.dpaccel.spark;
 
-import java.io.BufferedReader;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -201,30 +201,23 @@ public final class SparkDistance {
     private static void merge(FileSystem fs, DistancePlan p, int[][][] lines, Path counts) throws IOException {
         Path tmp = new Path(counts.getParent(), "." + counts.getName() + ".tmp");
         int k = p.blocks();
-        try (Writer w = new OutputStreamWriter(fs.create(tmp, true), StandardCharsets.UTF_8)) {
-            w.write("#IID1\tIID2\tNSNP\tIBS0\tIBS1\tIBS2\tHETHET\tHET1_HOM2\tHET2_HOM1\n");
+        try (OutputStream w = new BufferedOutputStream(fs.create(tmp, true), 1 << 20)) {
+            w.write("#IID1\tIID2\tNSNP\tIBS0\tIBS1\tIBS2\tHETHET\tHET1_HOM2\tHET2_HOM1\n"
+                .getBytes(StandardCharsets.US_ASCII));
             for (int bi = 0; bi < k; bi++) {
-                BufferedReader[] in = new BufferedReader[k];
+                PartLines[] in = new PartLines[k];
                 try {
                     for (int bj = bi; bj < k; bj++) {
-                        in[bj] = new BufferedReader(new InputStreamReader(
-                            fs.open(new Path(p.partsDir, p.partName(bi, bj))), StandardCharsets.UTF_8), 1 << 16);
+                        in[bj] = new PartLines(fs.open(new Path(p.partsDir, p.partName(bi, bj))), p.partName(bi, bj));
                     }
                     int rows = p.blockEnd(bi) - p.blockStart(bi);
                     for (int r = 0; r < rows; r++) {
                         for (int bj = bi; bj < k; bj++) {
-                            for (int l = 0; l < lines[bi][bj][r]; l++) {
-                                String s = in[bj].readLine();
-                                if (s == null) {
-                                    throw new IOException(p.partName(bi, bj) + ": shorter than its task reported");
-                                }
-                                w.write(s);
-                                w.write('\n');
-                            }
+                            in[bj].copy(lines[bi][bj][r], w);
                         }
                     }
                 } finally {
-                    for (BufferedReader r : in) {
+                    for (PartLines r : in) {
                         if (r != null) {
                             r.close();
                         }

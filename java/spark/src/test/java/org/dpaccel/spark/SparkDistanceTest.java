@@ -68,12 +68,17 @@ class SparkDistanceTest {
      * (the reference the Spark jobs must equal); returns DIR/single.counts.tsv.
      */
     static Path runSingleMachine(String prefix, Path dir) {
+        return runSingleMachine(prefix, dir, "single");
+    }
+
+    /** The same, written to DIR/NAME.*; returns DIR/NAME.counts.tsv. */
+    static Path runSingleMachine(String prefix, Path dir, String name) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int rc = Main.run(new String[] {"distance", "--bfile", prefix, "--out", dir.resolve("single").toString(),
+        int rc = Main.run(new String[] {"distance", "--bfile", prefix, "--out", dir.resolve(name).toString(),
             "--counts", "-q"}, new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(0, rc, err.toString(StandardCharsets.UTF_8));
-        return dir.resolve("single.counts.tsv");
+        return dir.resolve(name + ".counts.tsv");
     }
 
     /**
