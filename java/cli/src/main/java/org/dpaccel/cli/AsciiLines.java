@@ -2,7 +2,6 @@ package org.dpaccel.cli;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * Builds large tab-separated text outputs as bytes: integers written digit by digit and
@@ -12,26 +11,11 @@ import java.util.Arrays;
  */
 final class AsciiLines {
     private final PrintStream out; // its errors surface in OutputFile.commit (checkError)
-    private byte[] buf;
+    private final byte[] buf = new byte[1 << 20];
     private int len;
 
     AsciiLines(PrintStream out) {
         this.out = out;
-        this.buf = new byte[1 << 20];
-    }
-
-    /**
-     * A block of text kept in memory (growing as needed) until {@link #writeTo} copies it out:
-     * what a worker of {@link OrderedBlocks} fills while earlier blocks are still being written.
-     */
-    AsciiLines(int capacity) {
-        this.out = null;
-        this.buf = new byte[Math.max(capacity, 64)];
-    }
-
-    /** This block's bytes to {@code ps} (an in-memory block, see {@link #AsciiLines(int)}). */
-    void writeTo(PrintStream ps) {
-        ps.write(buf, 0, len);
     }
 
     static byte[] encode(String s) {
@@ -40,16 +24,12 @@ final class AsciiLines {
 
     private void room(int n) {
         if (len + n > buf.length) {
-            if (out == null) {
-                buf = Arrays.copyOf(buf, Math.max(2 * buf.length, len + n));
-            } else {
-                flush();
-            }
+            flush();
         }
     }
 
     AsciiLines bytes(byte[] b) {
-        if (b.length > buf.length && out != null) {
+        if (b.length > buf.length) {
             flush();
             out.write(b, 0, b.length);
             return this;
@@ -62,7 +42,7 @@ final class AsciiLines {
 
     /** b[from, from + n). */
     AsciiLines bytes(byte[] b, int from, int n) {
-        if (n > buf.length && out != null) {
+        if (n > buf.length) {
             flush();
             out.write(b, from, n);
             return this;
@@ -120,13 +100,6 @@ final class AsciiLines {
         return this;
     }
 
-    /** Uses {@code other}'s number table (read only once built, so blocks on several threads share it). */
-    AsciiLines numbersOf(AsciiLines other) {
-        text = other.text;
-        width = other.width;
-        return this;
-    }
-
     /** A non-negative long in decimal (the counts are unsigned 32-bit values). */
     AsciiLines num(long v) {
         if (v < text.length) {
@@ -168,11 +141,8 @@ final class AsciiLines {
         return this;
     }
 
-    /** Hands the buffer to the stream (an in-memory block keeps it until {@link #writeTo}). */
     void flush() {
-        if (out != null) {
-            out.write(buf, 0, len);
-            len = 0;
-        }
+        out.write(buf, 0, len);
+        len = 0;
     }
 }

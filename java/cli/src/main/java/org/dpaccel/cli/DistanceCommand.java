@@ -132,7 +132,6 @@ final class DistanceCommand implements Callable<Integer> {
             top.err.println("distance: " + n + " samples, " + c.variantsUsed() + " variants used, "
                 + c.variantsSkipped() + " non-autosomal skipped, " + pairs + " pairs (" + c.isa() + ")");
         }
-        int textThreads = ParallelText.threads(config.threads());
         List<OutputFile> files = new ArrayList<>();
         try {
             OutputFile id = open(files, out + ".id");
@@ -140,11 +139,10 @@ final class DistanceCommand implements Callable<Integer> {
                 id.stream().print(fids.get(k) + "\t" + iids.get(k) + "\n");
             }
             if (writeCounts) {
-                writeCounts(open(files, out + ".counts.tsv").stream(), iids, c, n, textThreads);
+                writeCounts(open(files, out + ".counts.tsv").stream(), iids, c, n);
             }
             for (DistanceMetric m : wanted) {
-                writeSquare(open(files, out + "." + m.label() + ".tsv").stream(), m, c, n, digits,
-                    Math.min(MIRROR_BUDGET, Runtime.getRuntime().maxMemory() / 4), textThreads);
+                writeSquare(open(files, out + "." + m.label() + ".tsv").stream(), m, c, n, digits);
             }
             for (OutputFile o : files) {
                 o.commit();
@@ -168,119 +166,84 @@ final class DistanceCommand implements Callable<Integer> {
         return o;
     }
 
-    /** Pairs per block of the counts text (about 1.4 MB of lines). */
-    private static final int COUNT_BLOCK_PAIRS = 1 << 15;
-
-    static void writeCounts(PrintStream ps, List<String> iids, DistanceCounts c, int n, int threads) {
-        writeCounts(ps, iids, c, n, threads, COUNT_BLOCK_PAIRS);
-    }
-
-    /** {@code blockPairs}: pairs per block at least (tests use small blocks to cross them). */
-    static void writeCounts(PrintStream ps, List<String> iids, DistanceCounts c, int n, int threads, int blockPairs) {
-        byte[] header = AsciiLines.encode("#IID1\tIID2\tNSNP\tIBS0\tIBS1\tIBS2\tHETHET\tHET1_HOM2\tHET2_HOM1\n");
-        ps.write(header, 0, header.length);
-        AsciiLines numbers = new AsciiLines(0).numbersUpTo(c.variantsUsed());
+    private static void writeCounts(PrintStream ps, List<String> iids, DistanceCounts c, int n) {
+        AsciiLines w = new AsciiLines(ps).numbersUpTo(c.variantsUsed());
+        w.ascii("#IID1\tIID2\tNSNP\tIBS0\tIBS1\tIBS2\tHETHET\tHET1_HOM2\tHET2_HOM1\n");
         byte[][] names = new byte[n][];
         for (int k = 0; k < n; k++) {
             names[k] = AsciiLines.encode(iids.get(k));
         }
-        // blocks of whole rows i (pairs (i, j > i)), each of at least COUNT_BLOCK_PAIRS pairs
-        List<Integer> firstRow = new ArrayList<>();
-        long inBlock = blockPairs;
-        for (int i = 0; i < n - 1; i++) {
-            if (inBlock >= blockPairs) {
-                firstRow.add(i);
-                inBlock = 0;
-            }
-            inBlock += n - 1 - i;
-        }
-        firstRow.add(Math.max(n - 1, 0));
-        ParallelText.write(ps, firstRow.size() - 1, threads, numbers, 48 * blockPairs, (b, w) -> {
-            int i0 = firstRow.get(b), i1 = firstRow.get(b + 1);
-            long pair = DistanceCounts.triangleIndex(n, i0, i0 + 1);
-            for (int i = i0; i < i1; i++) {
-                for (int j = i + 1; j < n; j++, pair++) {
-                    w.bytes(names[i]).ch('\t').bytes(names[j]);
-                    for (int k = 0; k < DistanceCounts.FIELDS; k++) {
-                        w.ch('\t').num(c.get(pair, k));
-                    }
-                    w.ch('\n');
+        long pair = 0;
+        for (int i = 0; i < n; i++) {
+            for (int j = i + 1; j < n; j++, pair++) {
+                w.bytes(names[i]).ch('\t').bytes(names[j]);
+                for (int k = 0; k < DistanceCounts.FIELDS; k++) {
+                    w.ch('\t').num(c.get(pair, k));
                 }
+                w.ch('\n');
             }
-        });
+        }
+        w.flush();
     }
 
     /** Text kept for the mirrored half of a square matrix, at most this many bytes. */
     static final long MIRROR_BUDGET = 256L << 20;
 
-    /** Values per block of a square matrix's text. */
-    private static final int SQUARE_BLOCK_VALUES = 1 << 15;
-
     /**
      * A square matrix row by row. Every metric is symmetric, so when the upper triangle's text
-     * fits in {@code budget} bytes ({@link #MIRROR_BUDGET}: about 4,300 samples at 17 digits) each
-     * value is formatted once, for row i's part right of the diagonal, and its bytes are copied
-     * where row j needs them left of it: the digits, not the copy, are what the matrix costs.
-     * Both passes run in row blocks on {@code threads} threads; the bytes do not depend on them.
+     * fits in {@link #MIRROR_BUDGET} (about 4,300 samples at 17 digits) each value is formatted
+     * once, for row i's part right of the diagonal, and its bytes are copied where row j needs
+     * them left of it: the digits, not the copy, are what the matrix costs.
      */
-    static void writeSquare(PrintStream ps, DistanceMetric m, DistanceCounts c, int n, int digits, long budget,
-        int threads) {
-        writeSquare(ps, m, c, n, digits, budget, threads, SQUARE_BLOCK_VALUES);
+    private static void writeSquare(PrintStream ps, DistanceMetric m, DistanceCounts c, int n, int digits) {
+        writeSquare(ps, m, c, n, digits, Math.min(MIRROR_BUDGET, Runtime.getRuntime().maxMemory() / 4));
     }
 
-    /** {@code blockValues}: values per block (rows of n values, at least one row a block). */
-    static void writeSquare(PrintStream ps, DistanceMetric m, DistanceCounts c, int n, int digits, long budget,
-        int threads, int blockValues) {
+    /** {@code budget}: bytes the mirrored text may take (0: format every value twice). */
+    static void writeSquare(PrintStream ps, DistanceMetric m, DistanceCounts c, int n, int digits, long budget) {
+        AsciiLines w = new AsciiLines(ps);
         byte[] diagonal = AsciiLines.encode(CFormat.g(m.diagonal(), digits));
         long pairs = (long) n * (n - 1) / 2;
         long perValue = (digits + 8) + Integer.BYTES; // sign, point, exponent, tab + its end offset
         boolean mirror = pairs * perValue <= budget && budget > 0;
         long used = c.variantsUsed();
-        int rowsPerBlock = Math.max(1, blockValues / Math.max(n, 1));
-        int blocks = (n + rowsPerBlock - 1) / rowsPerBlock;
-        int capacity = rowsPerBlock * n * (digits + 8);
-        if (!mirror) {
-            ParallelText.write(ps, blocks, threads, null, capacity, (b, w) -> {
-                for (int i = b * rowsPerBlock; i < Math.min(n, (b + 1) * rowsPerBlock); i++) {
-                    for (int j = 0; j < i; j++) {
-                        w.g(m.value(c, DistanceCounts.triangleIndex(n, j, i), used), digits).ch('\t');
+        byte[][] text = mirror ? new byte[n][] : null; // row i: "\tv(i,i+1)\tv(i,i+2)..."
+        int[][] ends = mirror ? new int[n][] : null;   // end of each of those values
+        byte[] scratch = mirror ? new byte[n * (CFormat.MAX_CHARS + 1)] : null;
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < i; j++) {
+                if (mirror) {
+                    int k = i - j - 1; // (j, i) is value i - j - 1 of row j
+                    int start = (k == 0 ? 0 : ends[j][k - 1]) + 1; // past the tab
+                    w.bytes(text[j], start, ends[j][k] - start).ch('\t');
+                    if (k == n - j - 2) {
+                        text[j] = null; // its last value: row n - 1 took it
+                        ends[j] = null;
                     }
-                    w.bytes(diagonal);
-                    long pair = i + 1 < n ? DistanceCounts.triangleIndex(n, i, i + 1) : 0;
-                    for (int j = i + 1; j < n; j++, pair++) {
-                        w.ch('\t').g(m.value(c, pair, used), digits);
-                    }
-                    w.ch('\n');
+                } else {
+                    w.g(m.value(c, DistanceCounts.triangleIndex(n, j, i), used), digits).ch('\t');
                 }
-            });
-            return;
-        }
-        byte[][] text = new byte[n][]; // row i: "\tv(i,i+1)\tv(i,i+2)..."
-        int[][] ends = new int[n][];   // end of each of those values
-        ParallelText.forEach(blocks, threads, b -> {
-            byte[] scratch = new byte[n * (CFormat.MAX_CHARS + 1)];
-            for (int i = b * rowsPerBlock; i < Math.min(n, (b + 1) * rowsPerBlock); i++) {
+            }
+            w.bytes(diagonal);
+            long pair = i + 1 < n ? DistanceCounts.triangleIndex(n, i, i + 1) : 0;
+            if (mirror) {
                 int[] e = new int[n - i - 1];
                 int len = 0;
-                long pair = i + 1 < n ? DistanceCounts.triangleIndex(n, i, i + 1) : 0;
                 for (int j = i + 1; j < n; j++, pair++) {
                     scratch[len++] = '\t';
                     len = CFormat.put(m.value(c, pair, used), digits, scratch, len);
                     e[j - i - 1] = len;
                 }
+                w.bytes(scratch, 0, len);
                 text[i] = Arrays.copyOf(scratch, len);
                 ends[i] = e;
-            }
-        });
-        ParallelText.write(ps, blocks, threads, null, capacity, (b, w) -> {
-            for (int i = b * rowsPerBlock; i < Math.min(n, (b + 1) * rowsPerBlock); i++) {
-                for (int j = 0; j < i; j++) {
-                    int k = i - j - 1; // (j, i) is value i - j - 1 of row j
-                    int start = (k == 0 ? 0 : ends[j][k - 1]) + 1; // past the tab
-                    w.bytes(text[j], start, ends[j][k] - start).ch('\t');
+            } else {
+                for (int j = i + 1; j < n; j++, pair++) {
+                    w.ch('\t').g(m.value(c, pair, used), digits);
                 }
-                w.bytes(diagonal).bytes(text[i]).ch('\n');
             }
-        });
+            w.ch('\n');
+        }
+        w.flush();
     }
 }

@@ -107,37 +107,6 @@ class DistanceCommandTest {
         return 0.5 - (4.0 * c[1] + c[5] + c[6]) / (4.0 * (c[4] + Math.min(c[5], c[6])));
     }
 
-    /** The counts text written in blocks on several threads (blocks of a few pairs, so rows and
-     * blocks cross at every offset) equals the independent count line by line. */
-    @Test
-    void countsInParallelBlocksEqualAnIndependentCount() throws IOException {
-        String prefix = write(new Random(29));
-        byte[] bed = Files.readAllBytes(Path.of(prefix + ".bed"));
-        BedFileset f = BedFileset.read(prefix);
-        org.dpaccel.distance.DistanceCounts c;
-        try (org.dpaccel.DpaContext ctx = org.dpaccel.DpaContext.create()) {
-            c = org.dpaccel.distance.GenotypeDistance.counts(ctx, f.batch);
-        }
-        StringBuilder want = new StringBuilder("#IID1\tIID2\tNSNP\tIBS0\tIBS1\tIBS2\tHETHET\tHET1_HOM2\tHET2_HOM1\n");
-        for (int i = 0; i < N; i++) {
-            for (int j = i + 1; j < N; j++) {
-                want.append("s").append(i).append("\ts").append(j);
-                for (long x : expected(bed, i, j)) {
-                    want.append('\t').append(x);
-                }
-                want.append('\n');
-            }
-        }
-        for (int[] tb : new int[][] {{1, 1 << 15}, {4, 1}, {3, 5}, {2, 40}, {8, 1 << 15}}) {
-            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-            java.io.PrintStream ps = new java.io.PrintStream(bytes, false, StandardCharsets.US_ASCII);
-            DistanceCommand.writeCounts(ps, f.iids, c, N, tb[0], tb[1]);
-            ps.flush();
-            assertEquals(want.toString(), bytes.toString(StandardCharsets.US_ASCII),
-                tb[0] + " threads, blocks of " + tb[1] + " pairs");
-        }
-    }
-
     /** The square matrix with its mirrored half copied (the default) and with every value
      * formatted twice: the same text, equal to an independent count at the exact formatter. */
     @Test
@@ -150,23 +119,14 @@ class DistanceCommandTest {
             c = org.dpaccel.distance.GenotypeDistance.counts(ctx, f.batch);
         }
         for (int digits : new int[] {6, 17}) {
-            // mirrored / direct, one thread / four threads in blocks of one and of three rows
-            long[] budgets = {DistanceCommand.MIRROR_BUDGET, 0, DistanceCommand.MIRROR_BUDGET, 0,
-                DistanceCommand.MIRROR_BUDGET};
-            int[] threads = {1, 1, 4, 4, 3};
-            int[] blockValues = {1 << 15, 1 << 15, 1, 1, 3 * N};
-            String[] text = new String[budgets.length];
-            for (int k = 0; k < text.length; k++) {
+            String[] text = new String[2];
+            for (int k = 0; k < 2; k++) {
                 java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
                 java.io.PrintStream ps = new java.io.PrintStream(bytes, false, StandardCharsets.US_ASCII);
                 DistanceCommand.writeSquare(ps, org.dpaccel.distance.DistanceMetric.KING, c, N, digits,
-                    budgets[k], threads[k], blockValues[k]);
+                    k == 0 ? DistanceCommand.MIRROR_BUDGET : 0);
                 ps.flush();
                 text[k] = bytes.toString(StandardCharsets.US_ASCII);
-            }
-            for (int k = 2; k < text.length; k++) {
-                assertEquals(text[0], text[k], "threads " + threads[k] + ", blocks of " + blockValues[k]
-                    + " values, budget " + budgets[k] + ", %." + digits + "g");
             }
             assertEquals(text[1], text[0], "mirrored and direct text, %." + digits + "g");
             String[] rows = text[0].split("\n");
