@@ -30,6 +30,29 @@ class MainTest {
         assertEquals("", warnings.toString(java.nio.charset.StandardCharsets.UTF_8), "picocli warnings");
     }
 
+    /** {@code --backend cpu} makes a context that never opened the GPU (the engine's rule in
+     * config.c: a CPU run's start-up pays no CUDA load and a broken driver stays out); auto opens it. */
+    @Test
+    void backendCpuDoesNotOpenTheGpu() {
+        String[][] cases = {{"--backend", "cpu"}, {"--backend", "auto"}, {}};
+        for (String[] extra : cases) {
+            DistanceCommand cmd = new DistanceCommand();
+            String[] args = new String[4 + extra.length];
+            args[0] = "--bfile";
+            args[1] = "x";
+            args[2] = "--out";
+            args[3] = "y";
+            System.arraycopy(extra, 0, args, 4, extra.length);
+            new picocli.CommandLine(cmd).parseArgs(args);
+            String line;
+            try (org.dpaccel.DpaContext ctx = org.dpaccel.DpaContext.create(cmd.common.config())) {
+                line = ctx.describe();
+            }
+            boolean cpu = extra.length > 0 && extra[1].equals("cpu");
+            assertEquals(cpu, line.contains("GPU disabled by configuration"), String.join(" ", args) + ": " + line);
+        }
+    }
+
     /** Only the command named is registered (start-up time); the usage still lists them all. */
     @Test
     void usageListsEveryCommand() {
