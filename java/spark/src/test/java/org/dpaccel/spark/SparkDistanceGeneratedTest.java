@@ -41,20 +41,7 @@ class SparkDistanceGeneratedTest {
         Path single) {
         /** The seven counts of (i, j), variant by variant, over the autosomal variants. */
         long[] expected(int i, int j) {
-            long[] c = new long[7];
-            for (int v : autosomal) {
-                int at = 3 + v * rowBytes;
-                int x = (bed[at + i / 4] >> (2 * (i % 4))) & 3, y = (bed[at + j / 4] >> (2 * (j % 4))) & 3;
-                if (x == 1 || y == 1) {
-                    continue;
-                }
-                c[0]++;
-                c[x == y ? 3 : (x == 2 || y == 2) ? 2 : 1]++;
-                c[4] += x == 2 && y == 2 ? 1 : 0;
-                c[5] += x == 2 && y != 2 ? 1 : 0;
-                c[6] += x != 2 && y == 2 ? 1 : 0;
-            }
-            return c;
+            return BedCounts.of(bed, rowBytes, autosomal, i, j);
         }
 
         String expectedLine(int i, int j) {

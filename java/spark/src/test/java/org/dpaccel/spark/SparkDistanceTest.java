@@ -39,6 +39,8 @@ class SparkDistanceTest {
     static final int N = 45;
     static final int M = 300;
     static final int NON_AUTOSOMAL = 30;
+    /** The rows the counts use: the first M - NON_AUTOSOMAL (the rest are on X, Y and MT). */
+    static final int[] AUTOSOMAL = java.util.stream.IntStream.range(0, M - NON_AUTOSOMAL).toArray();
     static JavaSparkContext jsc;
     static Path data;
     static String prefix;
@@ -121,20 +123,7 @@ class SparkDistanceTest {
 
     /** The seven counts of (i, j), variant by variant, over the autosomal variants. */
     static long[] expected(int i, int j) {
-        int rb = (N + 3) / 4;
-        long[] c = new long[7];
-        for (int v = 0; v < M - NON_AUTOSOMAL; v++) {
-            int x = (bed[3 + v * rb + i / 4] >> (2 * (i % 4))) & 3, y = (bed[3 + v * rb + j / 4] >> (2 * (j % 4))) & 3;
-            if (x == 1 || y == 1) {
-                continue;
-            }
-            c[0]++;
-            c[x == y ? 3 : (x == 2 || y == 2) ? 2 : 1]++;
-            c[4] += x == 2 && y == 2 ? 1 : 0;
-            c[5] += x == 2 && y != 2 ? 1 : 0;
-            c[6] += x != 2 && y == 2 ? 1 : 0;
-        }
-        return c;
+        return BedCounts.of(bed, (N + 3) / 4, AUTOSOMAL, i, j);
     }
 
     static SparkDistance.Summary run(String out, int tile, boolean broadcast, double minKinship) throws IOException {

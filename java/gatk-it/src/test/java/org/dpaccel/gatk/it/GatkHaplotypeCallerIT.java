@@ -361,6 +361,15 @@ class GatkHaplotypeCallerIT {
         }
     }
 
+    /** The dpaccel CLI jar whose `bench trace` replays traces (built by the root's mvn install). */
+    private static Path cliJar() {
+        Path cli = Paths.get(System.getProperty("dpaccel.cli.jar", "../cli/target/dpaccel.jar")).toAbsolutePath();
+        if (!Files.isRegularFile(cli)) {
+            fail("CLI jar " + cli + " missing: build java/cli first (mvn install from the root)");
+        }
+        return cli;
+    }
+
     /**
      * HaplotypeCaller traces (docs/GATK.md): a run on GKL (drop-in off) and one on dpaccel, each
      * recording its kernel calls, give the same records as the runs without a trace; each trace
@@ -371,10 +380,7 @@ class GatkHaplotypeCallerIT {
     @Test
     @Order(10)
     void tracesRecordAndReplay() throws Exception {
-        Path cli = Paths.get(System.getProperty("dpaccel.cli.jar", "../cli/target/dpaccel.jar")).toAbsolutePath();
-        if (!Files.isRegularFile(cli)) {
-            fail("CLI jar " + cli + " missing: build java/cli first (mvn install from the root)");
-        }
+        Path cli = cliJar();
         Run gkl = run("gkl", false, "AVX_LOGLESS_CACHING", List.of());
         Path gklTrace = work.resolve("gkl.dpatrace"), dpaTrace = work.resolve("dpaccel.dpatrace");
         Files.deleteIfExists(gklTrace);
@@ -424,10 +430,7 @@ class GatkHaplotypeCallerIT {
     @Test
     @Order(11)
     void suffixSharingGivesStockGatkRecords() throws Exception {
-        Path cli = Paths.get(System.getProperty("dpaccel.cli.jar", "../cli/target/dpaccel.jar")).toAbsolutePath();
-        if (!Files.isRegularFile(cli)) {
-            fail("CLI jar " + cli + " missing: build java/cli first (mvn install from the root)");
-        }
+        Path cli = cliJar();
         Run gkl = run("gkl", false, "AVX_LOGLESS_CACHING", List.of());
         Path trace = work.resolve("dpaccel-suffix.dpatrace");
         Files.deleteIfExists(trace);
